@@ -1,0 +1,92 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "cirrus",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .executable(name: "cirrus", targets: ["cirrus"]),
+        .library(name: "CirrusServer", targets: ["CirrusServer"]),
+        .library(name: "CirrusModel", targets: ["CirrusModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // Pure values: JSON, typed values and their wire codec, operations, query AST, ACL, errors. No I/O.
+        .target(name: "CirrusModel", swiftSettings: swiftSettings),
+        // Pure SQL generation for SQLite and PostgreSQL.
+        .target(name: "CirrusSQL", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
+        // The storage port: the adapter protocol, write commands, storage errors.
+        .target(name: "CirrusStorage", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
+        // The embedded SQLite adapter (GRDB, WAL, one writer and a reader pool).
+        .target(
+            name: "CirrusSQLite",
+            dependencies: [
+                "CirrusModel", "CirrusStorage", "CirrusSQL",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Policy: validation, schema, objects, batches.
+        .target(
+            name: "CirrusServices",
+            dependencies: [
+                "CirrusModel", "CirrusStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Thin HTTP layer: dialects, authentication, routes, the one error-to-wire map.
+        .target(
+            name: "CirrusHTTP",
+            dependencies: [
+                "CirrusModel", "CirrusServices",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Wires configuration to a store and the HTTP application; used by the CLI and by tests.
+        .target(
+            name: "CirrusServer",
+            dependencies: [
+                "CirrusHTTP", "CirrusSQLite",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Test support: the storage conformance suite and an in-process test server.
+        .target(
+            name: "CirrusTesting",
+            dependencies: [
+                "CirrusServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "cirrus",
+            dependencies: [
+                "CirrusServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "CirrusModelTests", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusHTTPTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,153 @@
+import CirrusModel
+import CirrusServices
+import CirrusStorage
+import HTTPTypes
+
+/// `POST /batch`: sub-requests run in order through the same endpoints, each answered with
+/// `{"success":…}` or `{"error":…}`; with `"transaction": true` the writes commit all together or not at all.
+struct BatchController: Sendable {
+    let objects: ObjectsController
+    /// The router the sub-requests go through; set once all endpoints are registered.
+    let router: @Sendable () -> APIRouter
+
+    func register(on router: inout APIRouter) {
+        router.on(.post, "batch") { try await batch($0) }
+    }
+
+    func batch(_ request: APIRequest) async throws -> APIResponse {
+        guard !request.isBatchItem else { throw APIError(.invalidParameter, "A batch cannot contain another batch.") }
+        let body = try request.objectBody()
+        guard case .array(let items) = body["requests"] ?? .null else {
+            throw APIError(.invalidParameter, "'requests' must be an array.")
+        }
+        guard items.count <= request.dialect.maximumBatchSize else {
+            throw APIError(.tooManyRequestsInBatch, "A batch holds at most \(request.dialect.maximumBatchSize) requests, got \(items.count).")
+        }
+        let subrequests = items.map { BatchItem.parse($0, in: request) }
+        if body["transaction"]?.boolValue == true {
+            return try await transaction(subrequests, request)
+        }
+        var replies: [JSON] = []
+        let router = router()
+        for subrequest in subrequests {
+            switch subrequest {
+            case .failure(let error): replies.append(["error": ErrorReply.response(for: error, dialect: request.dialect).body])
+            case .success(let item): replies.append(Self.reply(await router.dispatch(item)))
+            }
+        }
+        return APIResponse(body: .array(replies))
+    }
+
+    /// `{"success": body}` for 2xx replies, `{"error": body}` otherwise.
+    static func reply(_ response: APIResponse) -> JSON {
+        if response.isMissingObject { return ["success": .null] }
+        return response.status.code < 300 ? ["success": response.body] : ["error": response.body]
+    }
+
+    /// Prepares every write, commits them in one transaction, then builds each reply.
+    private func transaction(_ subrequests: [Result<APIRequest, APIError>], _ request: APIRequest) async throws -> APIResponse {
+        var commands: [WriteCommand] = []
+        var prepared: [(APIRequest, [String])] = []
+        for (index, subrequest) in subrequests.enumerated() {
+            do {
+                let item = try subrequest.get()
+                let (command, keys) = try await prepare(item)
+                commands.append(command)
+                prepared.append((item, keys))
+            } catch let error as APIError {
+                throw APIError(error.reason, "Request \(index) of the transaction failed: \(error.message)")
+            }
+        }
+        let results = try await objects.objects.store.perform(commands, atomically: true)
+        if let failed = results.firstIndex(where: { if case .failure(let error) = $0 { error != .rolledBack } else { false } }),
+            case .failure(let error) = results[failed]
+        {
+            let reason = error.apiError(className: commands[failed].className)
+            throw APIError(reason.reason, "Request \(failed) of the transaction failed: \(reason.message)")
+        }
+        var replies: [JSON] = []
+        for (index, ((item, keys), result)) in zip(prepared, results).enumerated() {
+            guard case .success(let written) = result else { continue }
+            objects.objects.record(commands[index])
+            replies.append(Self.reply(try await successReply(item, written, changedKeys: keys)))
+        }
+        return APIResponse(body: .array(replies))
+    }
+
+    private func prepare(_ item: APIRequest) async throws -> (WriteCommand, [String]) {
+        let (route, parameters) = try router().match(item.method, item.segments, dialect: item.dialect)
+        var item = item
+        item.parameters = parameters
+        let className = item.parameter("className")
+        let service = objects.objects
+        switch (route.method, route.pattern) {
+        case (.post, ["classes", ":className"]):
+            return (.insert(try await service.prepareCreate(className, body: try item.objectBody(), options: objects.options(item), caller: item.caller)), [])
+        case (.put, ["classes", ":className", ":objectId"]):
+            let condition = try QueryParameters(request: item).writeCondition()
+            let (command, keys) = try await service.prepareUpdate(
+                className, objectId: item.parameter("objectId"), body: try item.objectBody(), condition: condition,
+                options: objects.options(item), caller: item.caller
+            )
+            return (.update(command), keys)
+        case (.delete, ["classes", ":className", ":objectId"]):
+            let condition = try QueryParameters(request: item).writeCondition()
+            return (.delete(try await service.prepareDelete(className, objectIds: [item.parameter("objectId")], condition: condition, caller: item.caller)), [])
+        default:
+            throw APIError(.invalidParameter, "Only creates, updates and deletes of objects can run in a transaction.")
+        }
+    }
+
+    private func successReply(_ item: APIRequest, _ result: WriteResult, changedKeys: [String]) async throws -> APIResponse {
+        var item = item
+        if let (_, parameters) = try? router().match(item.method, item.segments, dialect: item.dialect) { item.parameters = parameters }
+        switch result {
+        case .inserted(let object): return try await objects.createdReply(item, object)
+        case .updated(let object): return try await objects.updatedReply(item, UpdateOutcome(object: object, changedKeys: changedKeys))
+        case .deleted: return try objects.deletedReply(item, missing: nil)
+        }
+    }
+}
+
+extension WriteCommand {
+    var className: String {
+        switch self {
+        case .insert(let insert): insert.object.className
+        case .update(let update): update.className
+        case .delete(let delete): delete.className
+        }
+    }
+}
+
+/// Parsing one `{"method","path","body","params"}` entry into a request.
+enum BatchItem {
+    static func parse(_ json: JSON, in batch: APIRequest) -> Result<APIRequest, APIError> {
+        guard case .object(let members) = json, let methodName = members["method"]?.stringValue,
+            let path = members["path"]?.stringValue
+        else {
+            return .failure(APIError(.invalidParameter, "Each batch request needs a \"method\" and a \"path\"."))
+        }
+        guard let method = HTTPRequest.Method(methodName.uppercased()), ["GET", "POST", "PUT", "DELETE"].contains(method.rawValue) else {
+            return .failure(APIError(.invalidParameter, "Unsupported method \"\(methodName)\" in a batch request."))
+        }
+        let (pathPart, queryPart) = split(path)
+        guard let segments = DialectPath.segments(of: pathPart) else {
+            return .failure(APIError(.invalidParameter, "Batch paths start with /1.1/, /1/ or /parse/: \"\(path)\"."))
+        }
+        var query = QueryString.parse(queryPart, plusAsSpace: batch.dialect.decodesPlusAsSpace)
+        if case .object(let params) = members["params"] ?? .null {
+            for (name, value) in params { query[name] = value.stringValue ?? JSONWriter.string(value) }
+        }
+        var item = APIRequest(dialect: batch.dialect, method: method, segments: segments, query: query, bodyText: nil, caller: batch.caller)
+        item.sessionToken = batch.sessionToken
+        item.isBatchItem = true
+        item.parsedBody = members["body"].flatMap { $0.isNull ? nil : $0 } ?? (method == .post || method == .put ? nil : [:])
+        if item.parsedBody == nil, method == .post || method == .put { item.parsedBody = [:] }
+        return .success(item)
+    }
+
+    private static func split(_ path: String) -> (String, String) {
+        guard let mark = path.firstIndex(of: "?") else { return (path, "") }
+        return (String(path[..<mark]), String(path[path.index(after: mark)...]))
+    }
+}

@@ -1,0 +1,133 @@
+import CirrusModel
+import CirrusServices
+import CirrusStorage
+import HTTPTypes
+
+/// `/classes/<Class>[/<objectId>]`: create, fetch, update, delete and find objects.
+struct ObjectsController: Sendable {
+    let objects: ObjectService
+
+    func register(on router: inout APIRouter) {
+        router.on(.post, "classes/:className") { try await create($0) }
+        router.on(.get, "classes/:className") { try await find($0) }
+        router.on(.get, "classes/:className/:objectId") { try await get($0) }
+        router.on(.put, "classes/:className/:objectId") { try await update($0) }
+        router.on(.delete, "classes/:className/:objectId") { try await delete($0) }
+    }
+
+    func options(_ request: APIRequest) -> WriteOptions {
+        WriteOptions(idStyle: request.dialect.idStyle, defaultOffsetMinutes: request.dialect.defaultOffsetMinutes)
+    }
+
+    private func fetchWhenSave(_ request: APIRequest) -> Bool {
+        request.flag("fetchWhenSave") || request.flag("new")
+    }
+
+    func create(_ request: APIRequest) async throws -> APIResponse {
+        let className = request.parameter("className")
+        let object = try await objects.create(className, body: try request.objectBody(), options: options(request), caller: request.caller)
+        return try await createdReply(request, object)
+    }
+
+    /// `201 {"objectId","createdAt"}` (the whole object with `fetchWhenSave`), with a `Location`.
+    func createdReply(_ request: APIRequest, _ object: StoredObject) async throws -> APIResponse {
+        let className = object.className
+        let encoder = ObjectEncoder(dialect: request.dialect)
+        var body: JSON = ["objectId": .string(object.objectId), "createdAt": .string(request.dialect.format(object.createdAt))]
+        if fetchWhenSave(request) {
+            body = encoder.encode(object, schema: try await objects.schema(of: className))
+        }
+        let location = "\(request.dialect.pathPrefix)/classes/\(className)/\(object.objectId)"
+        return APIResponse(status: .created, body: body, headers: [(.location, location)])
+    }
+
+    func get(_ request: APIRequest) async throws -> APIResponse {
+        let className = request.parameter("className")
+        let parameters = QueryParameters(request: request)
+        let include = try parameters.include()
+        let keys = try parameters.keys()
+        guard let object = try await objects.get(className, objectId: request.parameter("objectId"), include: include, caller: request.caller) else {
+            return missingObject(request)
+        }
+        let schema = try await objects.schema(of: className)
+        let body = ObjectEncoder(dialect: request.dialect).encode(object, schema: schema, returnACL: request.flag("returnACL"), keys: keys)
+        return APIResponse(body: body)
+    }
+
+    /// LeanCloud answers a fetch of a missing object with `200 {}`; Parse and Bmob with error 101.
+    private func missingObject(_ request: APIRequest) -> APIResponse {
+        switch request.dialect {
+        case .leancloud:
+            var response = APIResponse(body: [:])
+            response.isMissingObject = true
+            return response
+        case .parse:
+            return ErrorReply.response(for: APIError(.objectNotFound, "Object not found."), dialect: .parse)
+        case .bmob:
+            return ErrorReply.response(for: APIError(.objectNotFound, "object not found for \(request.parameter("objectId")).") , dialect: .bmob)
+        }
+    }
+
+    func update(_ request: APIRequest) async throws -> APIResponse {
+        let className = request.parameter("className")
+        let condition = try QueryParameters(request: request).writeCondition()
+        let outcome = try await objects.update(
+            className, objectId: request.parameter("objectId"), body: try request.objectBody(), condition: condition,
+            options: options(request), caller: request.caller
+        )
+        return try await updatedReply(request, outcome)
+    }
+
+    /// LeanCloud `{"updatedAt","objectId"}` (plus the changed fields with `fetchWhenSave`); others `{"updatedAt"}`.
+    func updatedReply(_ request: APIRequest, _ outcome: UpdateOutcome) async throws -> APIResponse {
+        let object = outcome.object
+        let className = object.className
+        let updatedAt = JSON.string(request.dialect.format(object.updatedAt))
+        guard request.dialect == .leancloud else { return APIResponse(body: ["updatedAt": updatedAt]) }
+        var members: [String: JSON] = ["updatedAt": updatedAt, "objectId": .string(object.objectId)]
+        if fetchWhenSave(request) {
+            let schema = try await objects.schema(of: className)
+            guard case .object(let full) = ObjectEncoder(dialect: request.dialect).encode(object, schema: schema) else { return APIResponse(body: .object(members)) }
+            let relationKeys = (schema?.relationFields ?? []).map(\.name)
+            for key in outcome.changedKeys + relationKeys { members[key] = full[key] ?? .null }
+            for key in outcome.changedKeys where full[key] == nil { members.removeValue(forKey: key) }
+        }
+        return APIResponse(body: .object(members))
+    }
+
+    func delete(_ request: APIRequest) async throws -> APIResponse {
+        let className = request.parameter("className")
+        let condition = try QueryParameters(request: request).writeCondition()
+        let raw = request.parameter("objectId")
+        let ids = request.dialect == .leancloud ? raw.split(separator: ",").map(String.init) : [raw]
+        do {
+            try await objects.delete(className, objectIds: ids, condition: condition, caller: request.caller)
+        } catch let error as APIError where error.reason == .objectNotFound {
+            return try deletedReply(request, missing: error)
+        }
+        return try deletedReply(request, missing: nil)
+    }
+
+    /// `{}` (Bmob `{"msg":"ok"}`); deleting a missing object succeeds in LeanCloud and fails elsewhere.
+    func deletedReply(_ request: APIRequest, missing: APIError?) throws -> APIResponse {
+        if missing != nil, request.dialect != .leancloud {
+            let raw = request.parameter("objectId")
+            throw APIError(.objectNotFound, request.dialect == .parse ? "Object not found." : "object not found for \(raw).")
+        }
+        return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
+    }
+
+    func find(_ request: APIRequest) async throws -> APIResponse {
+        let className = request.parameter("className")
+        let parameters = QueryParameters(request: request)
+        let query = try parameters.query(className: className)
+        let withCount = request.flag("count")
+        let (found, count) = try await objects.find(query, withCount: withCount, caller: request.caller)
+        let schema = try await objects.schema(of: className)
+        let encoder = ObjectEncoder(dialect: request.dialect)
+        let returnACL = request.flag("returnACL")
+        var body: [String: JSON] = ["results": .array(found.map { encoder.encode($0, schema: schema, returnACL: returnACL, keys: query.keys) })]
+        if let count { body["count"] = .int(Int64(count)) }
+        return APIResponse(body: .object(body))
+    }
+}

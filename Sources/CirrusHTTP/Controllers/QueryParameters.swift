@@ -1,0 +1,80 @@
+import CirrusModel
+
+/// Decoding of the query parameters of finds and fetches: `where`, `order`, `limit`, `skip`, `keys`,
+/// `excludeKeys`, `include`, `count`, `returnACL`.
+struct QueryParameters {
+    let request: APIRequest
+
+    /// The `where` condition, or `always` when absent.
+    /// - Throws: ``APIError`` for JSON that does not parse or an invalid condition.
+    func condition() throws(APIError) -> Condition {
+        guard let text = request.query["where"], !text.isEmpty else { return .always }
+        let json: JSON
+        do {
+            json = try JSONParser.parse(text)
+        } catch {
+            throw APIError(.invalidJSON, "'where' is not valid JSON: \(error.description).")
+        }
+        return try Condition(where: json, defaultOffsetMinutes: request.dialect.defaultOffsetMinutes)
+    }
+
+    /// The `where` of a conditional update or delete, or `nil`.
+    func writeCondition() throws(APIError) -> Condition? {
+        guard let text = request.query["where"], !text.isEmpty else { return nil }
+        let condition = try condition()
+        return condition == .always ? nil : condition
+    }
+
+    /// `limit`: 100 when absent, at most 1000; 0 asks for a count only.
+    func limit() throws(APIError) -> Int {
+        guard let text = request.query["limit"], !text.isEmpty else { return 100 }
+        guard let value = Int(text) else { throw APIError(.invalidQuery, "'limit' must be an integer, got '\(text)'.") }
+        if value < 0 { return 100 }
+        return min(value, 1000)
+    }
+
+    /// `skip`: 0 when absent.
+    func skip() throws(APIError) -> Int {
+        guard let text = request.query["skip"], !text.isEmpty else { return 0 }
+        guard let value = Int(text), value >= 0 else { throw APIError(.invalidQuery, "'skip' must be a non-negative integer, got '\(text)'.") }
+        return value
+    }
+
+    func order() throws(APIError) -> [SortKey] {
+        try SortKey.parseList(request.query["order"] ?? "")
+    }
+
+    /// `keys` (with `-key` exclusions) merged with Parse's `excludeKeys`.
+    func keys() throws(APIError) -> KeySelection? {
+        var selection = try KeySelection(parsing: request.query["keys"] ?? "")
+        let excluded = try KeySelection(parsing: request.query["excludeKeys"] ?? "")
+        selection.excluded += excluded.included
+        return selection.included.isEmpty && selection.excluded.isEmpty ? nil : selection
+    }
+
+    /// `include=a,b.c` (spaces around commas allowed).
+    func include() throws(APIError) -> [FieldPath] {
+        var paths: [FieldPath] = []
+        for raw in (request.query["include"] ?? "").split(separator: ",") {
+            let name = raw.trimmingCharacters(in: " ")
+            guard !name.isEmpty, name != "*" else { continue }
+            guard let path = try? FieldPath(parsing: name) else { throw APIError(.invalidQuery, "Invalid include key '\(name)'.") }
+            paths.append(path)
+        }
+        return paths
+    }
+
+    /// The whole find.
+    func query(className: String) throws(APIError) -> Query {
+        Query(
+            className: className, condition: try condition(), order: try order(), limit: try limit(), skip: try skip(),
+            keys: try keys(), include: try include()
+        )
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: Character) -> String {
+        String(drop(while: { $0 == set }).reversed().drop(while: { $0 == set }).reversed())
+    }
+}

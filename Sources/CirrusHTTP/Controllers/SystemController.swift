@@ -1,0 +1,23 @@
+import CirrusModel
+import HTTPTypes
+import Foundation
+
+/// Endpoints that need no credentials: server time.
+struct SystemController: Sendable {
+    func register(on router: inout APIRouter) {
+        router.on(.get, "date", dialects: [.leancloud, .parse], authenticated: false) { _ in
+            APIResponse(body: ["__type": "Date", "iso": .string(Self.now().iso8601)])
+        }
+        router.on(.get, "timestamp", dialects: [.bmob], authenticated: false) { _ in
+            let now = Self.now()
+            return APIResponse(body: [
+                "timestamp": .int(now.millisecondsSince1970 / 1000), "datetime": .string(Dialect.bmob.format(now)),
+            ])
+        }
+        router.on(.get, "health", authenticated: false) { _ in APIResponse(body: ["status": "ok"]) }
+    }
+
+    static func now() -> Timestamp {
+        Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+}

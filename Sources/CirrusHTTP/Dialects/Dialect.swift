@@ -1,0 +1,49 @@
+public import CirrusModel
+
+/// The REST dialect of a request: LeanCloud (`/1.1`), Parse (`/1` or `/parse` with `X-Parse-*`) or
+/// Bmob (`/1` with `X-Bmob-*`). It fixes error codes, date format, objectId format and reply shapes.
+public enum Dialect: String, Sendable, CaseIterable {
+    case leancloud
+    case parse
+    case bmob
+
+    /// The shape of objectIds this dialect's clients create.
+    public var idStyle: ObjectID.Style {
+        self == .leancloud ? .hex24 : .alphanumeric10
+    }
+
+    /// Bmob writes and reads local times without a zone, in Beijing time (UTC+8) as Bmob's servers do.
+    public var defaultOffsetMinutes: Int {
+        self == .bmob ? 480 : 0
+    }
+
+    /// How `createdAt`, `updatedAt` and `Date` values are written.
+    public func format(_ stamp: Timestamp) -> String {
+        self == .bmob ? stamp.format(offsetMinutes: defaultOffsetMinutes, style: .spaced) : stamp.iso8601
+    }
+
+    /// Whether `+` in a query string means a space. LeanCloud's SDKs paste raw JSON (with a literal `+`)
+    /// into URLs; Parse and Bmob clients form-encode.
+    public var decodesPlusAsSpace: Bool {
+        self != .leancloud
+    }
+
+    /// The largest batch accepted (Bmob documents 50; the others set no count limit).
+    public var maximumBatchSize: Int {
+        self == .bmob ? 50 : 1000
+    }
+
+    /// Whether query results carry the ACL without being asked (`returnACL=true` in LeanCloud).
+    public var alwaysReturnsACL: Bool {
+        self != .leancloud
+    }
+
+    /// The path prefix that addresses this dialect in batch sub-requests and `Location` headers.
+    public var pathPrefix: String {
+        switch self {
+        case .leancloud: "/1.1"
+        case .parse: "/parse"
+        case .bmob: "/1"
+        }
+    }
+}

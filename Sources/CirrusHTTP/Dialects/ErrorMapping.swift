@@ -1,0 +1,113 @@
+public import CirrusModel
+
+/// The one place where an error reason becomes an HTTP status and a dialect's error code.
+public struct WireError: Sendable, Equatable {
+    public var status: Int
+    /// `nil` for replies without a code (`{"error":"unauthorized"}` in Parse and Bmob).
+    public var code: Int?
+    public var message: String
+
+    /// The JSON body: `{"code":N,"error":"…"}`.
+    public var body: JSON {
+        var members: [String: JSON] = ["error": .string(message)]
+        if let code { members["code"] = .int(Int64(code)) }
+        return .object(members)
+    }
+}
+
+extension Dialect {
+    /// The status, code and message for an ``APIError`` in this dialect.
+    public func wireError(for error: APIError) -> WireError {
+        let (status, code) = statusAndCode(error.reason)
+        if error.reason == .unauthorized, self != .leancloud {
+            return WireError(status: 401, code: nil, message: "unauthorized")
+        }
+        return WireError(status: status, code: code, message: error.message)
+    }
+
+    private func statusAndCode(_ reason: APIError.Reason) -> (Int, Int) {
+        switch self {
+        case .leancloud: Self.leancloudCodes(reason)
+        case .parse: Self.parseCodes(reason)
+        case .bmob: Self.bmobCodes(reason)
+        }
+    }
+
+    /// LeanCloud: codes from its error-code reference and the recorded traffic.
+    private static func leancloudCodes(_ reason: APIError.Reason) -> (Int, Int) {
+        switch reason {
+        case .internalError: (500, 1)
+        case .invalidParameter, .invalidQuery, .tooManyRequestsInBatch: (400, 1)
+        case .invalidJSON: (400, 107)
+        case .invalidClassName: (400, 103)
+        case .invalidKeyName: (400, 105)
+        case .invalidNestedKey: (400, 121)
+        case .invalidPointer: (400, 106)
+        case .invalidGeoPoint: (400, 302)
+        case .invalidACL: (400, 123)
+        case .incorrectType: (400, 111)
+        case .objectTooLarge: (400, 116)
+        case .missingObjectId: (400, 104)
+        case .classNotFound: (404, 101)
+        case .objectNotFound: (404, 1)
+        case .conditionNotMatched: (400, 305)
+        case .duplicateValue: (400, 137)
+        case .unauthorized: (401, 401)
+        case .forbidden: (403, 403)
+        case .masterKeyRequired: (403, 1)
+        case .notFound: (404, 1)
+        case .methodNotAllowed: (405, 1)
+        case .requestTooLarge: (413, 413)
+        }
+    }
+
+    /// Parse: `Parse.Error` codes as parse-server sends them.
+    private static func parseCodes(_ reason: APIError.Reason) -> (Int, Int) {
+        switch reason {
+        case .internalError: (500, 1)
+        case .invalidParameter, .invalidJSON, .invalidGeoPoint, .tooManyRequestsInBatch: (400, 107)
+        case .invalidQuery: (400, 102)
+        case .invalidClassName: (400, 103)
+        case .invalidKeyName: (400, 105)
+        case .invalidNestedKey: (400, 121)
+        case .invalidPointer: (400, 106)
+        case .invalidACL: (400, 123)
+        case .incorrectType: (400, 111)
+        case .objectTooLarge: (400, 116)
+        case .missingObjectId: (400, 104)
+        case .classNotFound, .objectNotFound: (404, 101)
+        case .conditionNotMatched: (400, 305)
+        case .duplicateValue: (400, 137)
+        case .unauthorized: (401, 401)
+        case .forbidden, .masterKeyRequired: (403, 119)
+        case .notFound: (404, 101)
+        case .methodNotAllowed: (405, 101)
+        case .requestTooLarge: (413, 130)
+        }
+    }
+
+    /// Bmob: its REST error-code table; every coded error is HTTP 400.
+    private static func bmobCodes(_ reason: APIError.Reason) -> (Int, Int) {
+        switch reason {
+        case .internalError: (500, 1)
+        case .invalidParameter: (400, 118)
+        case .invalidJSON, .invalidACL: (400, 107)
+        case .invalidQuery: (400, 102)
+        case .invalidClassName, .missingObjectId: (400, 103)
+        case .invalidKeyName, .invalidNestedKey: (400, 105)
+        case .invalidPointer: (400, 106)
+        case .invalidGeoPoint: (400, 117)
+        case .incorrectType: (400, 111)
+        case .objectTooLarge: (400, 107)
+        case .classNotFound, .objectNotFound: (400, 101)
+        case .conditionNotMatched: (400, 305)
+        case .duplicateValue: (400, 401)
+        case .unauthorized: (401, 401)
+        case .forbidden, .masterKeyRequired: (400, 122)
+        case .tooManyRequestsInBatch: (400, 114)
+        case .notFound: (404, 101)
+        case .methodNotAllowed: (405, 101)
+        case .requestTooLarge: (413, 107)
+        }
+    }
+}

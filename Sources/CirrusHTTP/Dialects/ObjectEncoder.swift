@@ -1,0 +1,96 @@
+import CirrusModel
+import CirrusStorage
+
+/// Writes stored objects in a dialect's shape.
+///
+/// Stored documents use LeanCloud's encoding; Parse marks included objects `__type: "Object"`, and Bmob
+/// writes dates as `YYYY-MM-DD HH:MM:SS` in Beijing time.
+struct ObjectEncoder {
+    let dialect: Dialect
+
+    /// The reply for one object: its fields, built-in keys, Relation descriptors and (per dialect) ACL.
+    func encode(_ object: StoredObject, schema: ClassSchema?, returnACL: Bool = false, keys: KeySelection? = nil) -> JSON {
+        var members: [String: JSON] = [:]
+        members.reserveCapacity(object.fields.count + 4)
+        for (key, value) in object.fields { members[key] = convert(value) }
+        for (field, target) in schema?.relationFields ?? [] where members[field] == nil {
+            members[field] = ["__type": "Relation", "className": .string(target)]
+        }
+        members["objectId"] = .string(object.objectId)
+        members["createdAt"] = .string(dialect.format(object.createdAt))
+        members["updatedAt"] = .string(dialect.format(object.updatedAt))
+        if returnACL || dialect.alwaysReturnsACL {
+            if let acl = object.acl {
+                members["ACL"] = acl
+            } else if returnACL, dialect == .leancloud {
+                members["ACL"] = ACL.publicReadWrite.wire
+            }
+        }
+        if let keys { KeyProjection.apply(keys, to: &members) }
+        return .object(members)
+    }
+
+    /// A stored value in this dialect's encoding.
+    func convert(_ value: JSON) -> JSON {
+        guard dialect != .leancloud else { return value }
+        switch value {
+        case .array(let elements): return .array(elements.map(convert))
+        case .object(var members):
+            switch members["__type"]?.stringValue {
+            case "Date":
+                if dialect == .bmob, let iso = members["iso"]?.stringValue, let stamp = Timestamp(parsing: iso) {
+                    members["iso"] = .string(dialect.format(stamp))
+                }
+                return .object(members)
+            case "Pointer" where members["createdAt"] != nil:
+                members["__type"] = "Object"
+                for (key, member) in members where key != "__type" { members[key] = convertIncludedMember(key, member) }
+                return .object(members)
+            default:
+                return .object(members.mapValues(convert))
+            }
+        default:
+            return value
+        }
+    }
+
+    private func convertIncludedMember(_ key: String, _ value: JSON) -> JSON {
+        if key == "createdAt" || key == "updatedAt", case .string(let iso) = value, let stamp = Timestamp(parsing: iso) {
+            return .string(dialect.format(stamp))
+        }
+        return convert(value)
+    }
+}
+
+/// Applies `keys` (`a,b.c,-d`) to an object's members; built-in keys stay unless excluded.
+enum KeyProjection {
+    static let alwaysKept: Set<String> = ["objectId", "createdAt", "updatedAt", "__type", "className"]
+
+    static func apply(_ selection: KeySelection, to members: inout [String: JSON]) {
+        if !selection.included.isEmpty { keep(selection.included.map(\.segments), in: &members) }
+        for path in selection.excluded { remove(path.segments[...], from: &members) }
+    }
+
+    private static func keep(_ paths: [[String]], in members: inout [String: JSON]) {
+        var byRoot: [String: [[String]]] = [:]
+        for path in paths { byRoot[path[0], default: []].append(Array(path.dropFirst())) }
+        for key in Array(members.keys) where byRoot[key] == nil && !alwaysKept.contains(key) {
+            members.removeValue(forKey: key)
+        }
+        for (root, tails) in byRoot where !tails.contains(where: \.isEmpty) {
+            guard case .object(var nested) = members[root] else { continue }
+            keep(tails, in: &nested)
+            members[root] = .object(nested)
+        }
+    }
+
+    private static func remove(_ path: ArraySlice<String>, from members: inout [String: JSON]) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            members.removeValue(forKey: first)
+        } else if case .object(var nested) = members[first] {
+            remove(path.dropFirst(), from: &nested)
+            members[first] = .object(nested)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+public import CirrusModel
+public import HTTPTypes
+
+/// A table of endpoints matched on method and path segments, shared by all dialects.
+public struct APIRouter: Sendable {
+    public typealias Handler = @Sendable (APIRequest) async throws -> APIResponse
+
+    /// One endpoint: `GET classes/:className/:objectId`.
+    struct Route: Sendable {
+        let method: HTTPRequest.Method
+        let pattern: [String]
+        let dialects: Set<Dialect>
+        let requiresAuthentication: Bool
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+
+    public init() {}
+
+    /// Adds an endpoint. Segments starting with `:` capture a parameter.
+    public mutating func on(
+        _ method: HTTPRequest.Method, _ path: String, dialects: Set<Dialect> = Set(Dialect.allCases),
+        authenticated: Bool = true, _ handler: @escaping Handler
+    ) {
+        let pattern = path.split(separator: "/").map(String.init)
+        routes.append(Route(method: method, pattern: pattern, dialects: dialects, requiresAuthentication: authenticated, handler: handler))
+    }
+
+    /// The route for a request and its parameters.
+    /// - Throws: ``APIError`` ``APIError/Reason/notFound`` or ``APIError/Reason/methodNotAllowed``.
+    func match(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) throws(APIError) -> (Route, [String: String]) {
+        var pathMatched = false
+        for route in routes where route.dialects.contains(dialect) {
+            guard let parameters = Self.bind(route.pattern, segments) else { continue }
+            pathMatched = true
+            if route.method == method { return (route, parameters) }
+        }
+        let path = "/" + segments.joined(separator: "/")
+        if pathMatched { throw APIError(.methodNotAllowed, "Method \(method.rawValue) is not allowed on \(path).") }
+        throw APIError(.notFound, "Not found: \(path).")
+    }
+
+    /// Whether the path exists for the dialect with any method (for CORS preflight and auth decisions).
+    func requiresAuthentication(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) -> Bool {
+        (try? match(method, segments, dialect: dialect))?.0.requiresAuthentication ?? true
+    }
+
+    private static func bind(_ pattern: [String], _ segments: [String]) -> [String: String]? {
+        guard pattern.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, segments) {
+            if expected.hasPrefix(":") {
+                guard !actual.isEmpty else { return nil }
+                parameters[String(expected.dropFirst())] = actual
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+
+    /// Runs the request through its endpoint; errors become the dialect's error reply.
+    public func dispatch(_ request: APIRequest) async -> APIResponse {
+        do {
+            let (route, parameters) = try match(request.method, request.segments, dialect: request.dialect)
+            var request = request
+            request.parameters = parameters
+            return try await route.handler(request)
+        } catch {
+            return ErrorReply.response(for: error, dialect: request.dialect)
+        }
+    }
+}

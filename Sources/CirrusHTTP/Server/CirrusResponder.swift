@@ -1,0 +1,111 @@
+public import CirrusModel
+import CirrusServices
+public import Hummingbird
+import Logging
+
+/// The Hummingbird responder: reads the dialect, body, method override and credentials of each request,
+/// dispatches it through the ``APIRouter`` and writes the JSON reply with CORS headers.
+public struct CirrusResponder: HTTPResponder {
+    public typealias Context = BasicRequestContext
+
+    let router: APIRouter
+    let authenticator: Authenticator
+    let maximumBodySize: Int
+    let logger: Logger
+
+    /// Keys of a method-override body that are request metadata, not object fields.
+    static let overrideKeys: Set<String> = [
+        "_method", "_ApplicationId", "_ApplicationKey", "_JavaScriptKey", "_ClientKey", "_RestAPIKey", "_MasterKey",
+        "_SessionToken", "_InstallationId", "_ClientVersion", "_RevocableSession", "_ContentType", "_context",
+    ]
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        guard let (dialect, segments) = DialectPath.resolve(request.uri.path, headers: request.headers) else {
+            return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
+        }
+        if request.method == .options { return preflight(request) }
+        do {
+            let apiRequest = try await makeRequest(request, dialect: dialect, segments: segments)
+            return encode(await router.dispatch(apiRequest))
+        } catch {
+            return encode(ErrorReply.response(for: error, dialect: dialect))
+        }
+    }
+
+    private func makeRequest(_ request: Request, dialect: Dialect, segments: [String]) async throws -> APIRequest {
+        var request = request
+        let body: [UInt8]
+        do {
+            let buffer = try await request.collectBody(upTo: maximumBodySize)
+            body = Array(buffer.readableBytesView)
+        } catch {
+            throw APIError(.requestTooLarge, "The request body is larger than \(maximumBodySize) bytes.")
+        }
+        var method = request.method
+        var query = QueryString.parse(request.uri.query ?? "", plusAsSpace: dialect.decodesPlusAsSpace)
+        var overrides: [String: String] = [:]
+        var parsedBody: JSON?
+        if method == .post, let (override, fields, remaining) = Self.methodOverride(body) {
+            method = override
+            overrides = fields
+            if method == .get || method == .delete {
+                for (name, value) in remaining { query[name] = value.stringValue ?? JSONWriter.string(value) }
+                parsedBody = [:]
+            } else {
+                parsedBody = .object(remaining)
+            }
+        }
+        let credentials = Credentials.read(from: request.headers, overrides: overrides, dialect: dialect)
+        var apiRequest = APIRequest(dialect: dialect, method: method, segments: segments, query: query, bodyText: body.isEmpty ? nil : body, caller: .anonymous)
+        apiRequest.parsedBody = parsedBody
+        apiRequest.sessionToken = credentials.sessionToken
+        if router.requiresAuthentication(method, segments, dialect: dialect) {
+            apiRequest.caller = try authenticator.authenticate(credentials)
+        }
+        return apiRequest
+    }
+
+    /// A `POST` whose JSON body carries `_method` or `_ApplicationId`: the real method, the metadata
+    /// fields, and the remaining members.
+    static func methodOverride(_ body: [UInt8]) -> (HTTPRequest.Method, [String: String], [String: JSON])? {
+        guard body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+            case .object(let members)? = try? JSONParser.parse(body),
+            members["_method"] != nil || members["_ApplicationId"] != nil
+        else { return nil }
+        let name = members["_method"]?.stringValue?.uppercased() ?? "POST"
+        guard let method = HTTPRequest.Method(name) else { return nil }
+        var fields: [String: String] = [:]
+        var remaining: [String: JSON] = [:]
+        for (key, value) in members {
+            if overrideKeys.contains(key) {
+                if let text = value.stringValue { fields[key] = text }
+            } else {
+                remaining[key] = value
+            }
+        }
+        return (method, fields, remaining)
+    }
+
+    private func encode(_ reply: APIResponse) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "application/json; charset=utf-8",
+            .accessControlAllowOrigin: "*",
+        ]
+        for (name, value) in reply.headers { headers[name] = value }
+        let bytes = JSONWriter.bytes(reply.body)
+        return Response(status: reply.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    private func preflight(_ request: Request) -> Response {
+        var headers: HTTPFields = [
+            .accessControlAllowOrigin: "*",
+            .accessControlAllowMethods: "GET, POST, PUT, DELETE, OPTIONS",
+            .accessControlMaxAge: "86400",
+        ]
+        headers[.accessControlAllowHeaders] = request.headers[.accessControlRequestHeaders]
+            ?? "Content-Type, X-LC-Id, X-LC-Key, X-LC-Sign, X-LC-Session, X-LC-Prod, X-LC-UA, X-Parse-Application-Id, "
+            + "X-Parse-REST-API-Key, X-Parse-Master-Key, X-Parse-Session-Token, X-Bmob-Application-Id, X-Bmob-REST-API-Key, "
+            + "X-Bmob-Master-Key, X-Bmob-Session-Token"
+        return Response(status: .noContent, headers: headers)
+    }
+}

@@ -1,0 +1,29 @@
+public import CirrusServices
+import CirrusModel
+import Logging
+
+/// Builds the endpoint table from the services.
+public enum HTTPServices {
+    /// The responder for an app: every endpoint, authentication and the error map.
+    public static func makeResponder(objects: ObjectService, keys: AppKeys, maximumBodySize: Int, logger: Logger) -> CirrusResponder {
+        let objectsController = ObjectsController(objects: objects)
+        let routerBox = RouterBox()
+        var router = APIRouter()
+        SystemController().register(on: &router)
+        objectsController.register(on: &router)
+        BatchController(objects: objectsController, router: { routerBox.router }).register(on: &router)
+        routerBox.router = router
+        return CirrusResponder(router: router, authenticator: Authenticator(keys: keys), maximumBodySize: maximumBodySize, logger: logger)
+    }
+}
+
+/// Lets the batch endpoint reach the finished router it belongs to.
+final class RouterBox: @unchecked Sendable {
+    private var value = APIRouter()
+    private let lock = Lock()
+
+    var router: APIRouter {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}

@@ -1,0 +1,73 @@
+/// Writes ``JSON`` as compact text with object keys sorted, so equal values always give equal text.
+public enum JSONWriter {
+    /// The canonical text of `value`.
+    public static func string(_ value: JSON) -> String {
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    /// The canonical UTF-8 bytes of `value`.
+    public static func bytes(_ value: JSON) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
+        write(value, into: &output)
+        return output
+    }
+
+    /// Appends the canonical text of `value` to `output`.
+    public static func write(_ value: JSON, into output: inout [UInt8]) {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .int(let number): output.append(contentsOf: String(number).utf8)
+        case .double(let number): output.append(contentsOf: format(number).utf8)
+        case .string(let text): writeString(text, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                write(element, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (position, key) in members.keys.sorted().enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                writeString(key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                write(members[key]!, into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The text of a floating-point number: shortest round-trip form, `.0` kept on whole numbers,
+    /// `null` for values JSON cannot express.
+    static func format(_ number: Double) -> String {
+        guard number.isFinite else { return "null" }
+        let text = "\(number)"
+        // Swift writes large and small magnitudes as "1e+20"; JSON accepts that form.
+        return text
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends `text` as a quoted JSON string, escaping what JSON requires.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                output.append(contentsOf: Array("\\u00".utf8))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0xF)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

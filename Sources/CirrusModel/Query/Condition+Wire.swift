@@ -1,0 +1,137 @@
+/// Decoding the `where` JSON of LeanCloud, Parse and Bmob into a ``Condition``.
+extension Condition {
+    /// Decodes `where`: a JSON object, or an array meaning AND of its objects.
+    /// - Parameter defaultOffsetMinutes: the zone of dates written without one.
+    /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for unknown operators or bad operands.
+    public init(where json: JSON, defaultOffsetMinutes: Int = 0) throws(APIError) {
+        let decoder = ConditionDecoder(defaultOffsetMinutes: defaultOffsetMinutes)
+        self = try decoder.decode(json)
+    }
+}
+
+extension Value {
+    /// Whether ordering operators (`$lt`, …) accept this value.
+    var isOrderable: Bool {
+        switch self {
+        case .int, .double, .string, .date: true
+        default: false
+        }
+    }
+}
+
+private struct ConditionDecoder {
+    let defaultOffsetMinutes: Int
+
+    func decode(_ json: JSON) throws(APIError) -> Condition {
+        switch json {
+        case .object(let members): return try decodeObject(members)
+        case .array(let items):
+            var parts: [Condition] = []
+            for item in items { parts.append(try decode(item)) }
+            return .all(parts)
+        case .null: return .always
+        default: throw invalid("'where' must be a JSON object or an array of objects")
+        }
+    }
+
+    private func decodeObject(_ members: [String: JSON]) throws(APIError) -> Condition {
+        var parts: [Condition] = []
+        for key in members.keys.sorted() {
+            let value = members[key]!
+            switch key {
+            case "$or": parts.append(.or(try decodeList(value, key)))
+            case "$and": parts.append(.all(try decodeList(value, key)))
+            case "$nor": parts.append(.nor(try decodeList(value, key)))
+            default:
+                guard !key.hasPrefix("$") else { throw invalid("unsupported operator \(key)") }
+                parts.append(try decodeField(key, value))
+            }
+        }
+        return .all(parts)
+    }
+
+    private func decodeList(_ json: JSON, _ key: String) throws(APIError) -> [Condition] {
+        guard case .array(let items) = json, !items.isEmpty else { throw invalid("\(key) needs a non-empty array") }
+        var parts: [Condition] = []
+        for item in items { parts.append(try decode(item)) }
+        return parts
+    }
+
+    private func decodeField(_ key: String, _ json: JSON) throws(APIError) -> Condition {
+        let path = try fieldPath(key)
+        guard case .object(let members) = json, let first = members.keys.first, first.hasPrefix("$") else {
+            return .compare(path, .equal, try operand(json, for: path))
+        }
+        var parts: [Condition] = []
+        let options = members["$options"]?.stringValue ?? ""
+        for op in members.keys.sorted() where op != "$options" {
+            parts.append(try decodeOperator(op, members[op]!, path: path, options: options))
+        }
+        return .all(parts)
+    }
+
+    private func decodeOperator(_ op: String, _ json: JSON, path: FieldPath, options: String) throws(APIError) -> Condition {
+        if let comparison = Condition.Comparison(rawValue: op) {
+            let value = try operand(json, for: path)
+            if comparison != .equal, comparison != .notEqual, !value.isOrderable {
+                throw invalid("\(op) compares numbers, strings or dates only")
+            }
+            return .compare(path, comparison, value)
+        }
+        switch op {
+        case "$in", "$nin": return .inList(path, try operands(json, op, for: path), negated: op == "$nin")
+        case "$all": return .containsAll(path, try operands(json, op, for: path))
+        case "$exists":
+            guard let flag = json.boolValue else { throw invalid("$exists needs true or false") }
+            return .exists(path, flag)
+        case "$size":
+            guard let count = json.intValue, count >= 0 else { throw invalid("$size needs a non-negative integer") }
+            return .size(path, count)
+        case "$regex":
+            guard let pattern = json.stringValue else { throw invalid("$regex needs a string") }
+            return try regex(path, pattern, options)
+        default:
+            throw invalid("unsupported operator \(op) on '\(path)'")
+        }
+    }
+
+    private func regex(_ path: FieldPath, _ pattern: String, _ options: String) throws(APIError) -> Condition {
+        guard options.allSatisfy({ "imxsu".contains($0) }) else { throw invalid("$options may contain only i, m, x, s and u") }
+        try RegexPattern.validate(pattern, options: options)
+        return .regex(path, pattern: pattern, options: options)
+    }
+
+    private func fieldPath(_ key: String) throws(APIError) -> FieldPath {
+        if FieldName.isIdentifier(key) { return FieldPath(field: key) }
+        do {
+            return try FieldPath(parsing: key)
+        } catch {
+            throw invalid("invalid key '\(key)'")
+        }
+    }
+
+    private func operands(_ json: JSON, _ op: String, for path: FieldPath) throws(APIError) -> [Value] {
+        guard case .array(let items) = json else { throw invalid("\(op) needs an array") }
+        var values: [Value] = []
+        for item in items { values.append(try operand(item, for: path)) }
+        return values
+    }
+
+    /// A constant; dates on `createdAt`/`updatedAt` may also be sent as bare ISO strings.
+    private func operand(_ json: JSON, for path: FieldPath) throws(APIError) -> Value {
+        if !path.isNested, path.root == "createdAt" || path.root == "updatedAt", case .string(let text) = json,
+            let stamp = Timestamp(parsing: text, defaultOffsetMinutes: defaultOffsetMinutes)
+        {
+            return .date(stamp)
+        }
+        do {
+            return try Value(wire: json, defaultOffsetMinutes: defaultOffsetMinutes)
+        } catch {
+            throw invalid("bad value for '\(path)': \(error.message)")
+        }
+    }
+
+    private func invalid(_ detail: String) -> APIError {
+        APIError(.invalidQuery, "Invalid query: \(detail).")
+    }
+}

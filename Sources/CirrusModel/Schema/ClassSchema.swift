@@ -1,0 +1,38 @@
+/// What the server knows about one class: the types of its fields.
+public struct ClassSchema: Sendable, Hashable {
+    public var className: String
+    public var fields: [String: FieldType]
+
+    public init(className: String, fields: [String: FieldType] = [:]) {
+        self.className = className
+        self.fields = fields
+    }
+
+    /// The built-in fields every class has.
+    public static let builtInFields: [String: FieldType] = [
+        "objectId": .string, "createdAt": .date, "updatedAt": .date, "ACL": .acl,
+    ]
+
+    /// The recorded type of a top-level field.
+    public func type(of field: String) -> FieldType? {
+        Self.builtInFields[field] ?? fields[field]
+    }
+
+    /// The type at a path: known for top-level fields only.
+    public func type(at path: FieldPath) -> FieldType? {
+        path.isNested ? nil : type(of: path.root)
+    }
+
+    /// The Relation fields, whose descriptors appear on every object of the class.
+    public var relationFields: [(name: String, targetClass: String)] {
+        fields.compactMap { name, type in
+            guard case .relation(let target) = type else { return nil }
+            return (name, target)
+        }.sorted { $0.name < $1.name }
+    }
+
+    /// The GeoPoint field, if the class has one.
+    public var geoPointField: String? {
+        fields.first { $0.value == .geoPoint }?.key
+    }
+}

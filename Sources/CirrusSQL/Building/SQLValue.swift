@@ -1,0 +1,18 @@
+/// A value bound to a statement parameter.
+public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case blob([UInt8])
+
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .int(let number): String(number)
+        case .double(let number): String(number)
+        case .text(let text): "'\(text)'"
+        case .blob(let bytes): "<\(bytes.count) bytes>"
+        }
+    }
+}

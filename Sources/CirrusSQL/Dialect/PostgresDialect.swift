@@ -1,0 +1,218 @@
+public import CirrusModel
+
+/// PostgreSQL with JSONB: paths are text arrays (`#> '{a,0,b}'`, where numeric segments index arrays
+/// and name keys of objects alike), comparisons are JSONB comparisons, strings order with `COLLATE "C"`
+/// like SQLite's binary order, and missing parents are created by the `cirrus_set_path` function that the
+/// system migrations install.
+public struct PostgresDialect: SQLDialect {
+    public init() {}
+
+    public var name: String { "postgres" }
+    public var documentColumnType: String { "JSONB" }
+    public var integerColumnType: String { "BIGINT" }
+
+    public func placeholder(_ position: Int) -> String { "$\(position)" }
+
+    /// `'{"a","b"}'`: segments are validated to hold no quotes or backslashes.
+    func pathLiteral(_ path: FieldPath) -> String {
+        literal("{" + path.segments.map { "\"" + $0 + "\"" }.joined(separator: ",") + "}")
+    }
+
+    /// The JSONB value of a target, NULL when absent.
+    func json(_ target: JSONTarget) -> SQLFragment {
+        switch target.source {
+        case .document(let column, let path): ("(\(raw: quote(column)) #> \(raw: pathLiteral(path)))" as SQLFragment)
+        case .element(let alias): ("\(raw: alias).value" as SQLFragment)
+        case .member(let base, let key): "(\(json(base)) -> \(raw: literal(key)))"
+        }
+    }
+
+    /// The value of a target as text (strings unquoted), NULL when absent.
+    func text(_ target: JSONTarget) -> SQLFragment {
+        switch target.source {
+        case .document(let column, let path): ("(\(raw: quote(column)) #>> \(raw: pathLiteral(path)))" as SQLFragment)
+        case .element(let alias): ("(\(raw: alias).value #>> '{}')" as SQLFragment)
+        case .member(let base, let key): "(\(json(base)) ->> \(raw: literal(key)))"
+        }
+    }
+
+    public func target(column: String, path: FieldPath) -> JSONTarget {
+        JSONTarget(.document(column: column, path: path))
+    }
+
+    public func member(_ key: String, of target: JSONTarget) -> JSONTarget {
+        JSONTarget(.member(target, key))
+    }
+
+    public func hasKind(_ target: JSONTarget, _ kind: JSONKind) -> SQLFragment {
+        switch kind {
+        case .string: "jsonb_typeof(\(json(target))) = 'string'"
+        case .number: "jsonb_typeof(\(json(target))) = 'number'"
+        case .boolean: "jsonb_typeof(\(json(target))) = 'boolean'"
+        case .trueValue: "\(json(target)) = 'true'::jsonb"
+        case .falseValue: "\(json(target)) = 'false'::jsonb"
+        case .null: "jsonb_typeof(\(json(target))) = 'null'"
+        case .object: "jsonb_typeof(\(json(target))) = 'object'"
+        case .array: "jsonb_typeof(\(json(target))) = 'array'"
+        }
+    }
+
+    public func isPresent(_ target: JSONTarget) -> SQLFragment {
+        "\(json(target)) IS NOT NULL"
+    }
+
+    public func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment {
+        if case .string(let string) = operand, op != .equal {
+            return "\(text(target)) COLLATE \"C\" \(raw: op.rawValue) \(bind: .text(string))"
+        }
+        return "\(json(target)) \(raw: op.rawValue) \(jsonb(operand))"
+    }
+
+    public func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
+        "\(json(target)) IN (\(operands.map(jsonb).joined(separator: ", ")))"
+    }
+
+    private func jsonb(_ operand: ScalarOperand) -> SQLFragment {
+        let json: JSON
+        switch operand {
+        case .string(let string): json = .string(string)
+        case .int(let number): json = .int(number)
+        case .double(let number): json = .double(number)
+        case .json(let value): json = value
+        }
+        return jsonLiteral(json)
+    }
+
+    public func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment {
+        "CASE WHEN jsonb_typeof(\(json(target))) = 'array' THEN jsonb_array_length(\(json(target))) END = \(bind: .int(count))"
+    }
+
+    public func stringValue(_ target: JSONTarget) -> SQLFragment {
+        text(target)
+    }
+
+    public func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment {
+        "\(text) ~ \(bind: .text(PostgresRegex.translate(pattern, options: options)))"
+    }
+
+    public func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+        let element = JSONTarget(.element(alias: alias))
+        return "EXISTS (SELECT 1 FROM jsonb_array_elements(\(arrayOrEmpty(target))) AS \(raw: alias)(value) WHERE \(condition(element)))"
+    }
+
+    public func sortExpression(_ target: JSONTarget) -> SQLFragment {
+        json(target)
+    }
+
+    public func jsonLiteral(_ json: JSON) -> SQLFragment {
+        "\(bind: .text(JSONWriter.string(json)))::jsonb"
+    }
+
+    public func documentParameter(_ json: JSON) -> SQLFragment {
+        jsonLiteral(json)
+    }
+
+    public func documentParameter(text: String) -> SQLFragment {
+        "\(bind: .text(text))::jsonb"
+    }
+
+    public func documentText(_ column: String) -> String {
+        quote(column) + "::text"
+    }
+
+    public func setting(_ document: SQLFragment, column: String, path: FieldPath, to value: SQLFragment) -> SQLFragment {
+        if path.isNested {
+            return "cirrus_set_path(\(document), \(raw: pathLiteral(path)), \(value))"
+        }
+        return "jsonb_set(\(document), \(raw: pathLiteral(path)), \(value), true)"
+    }
+
+    public func removing(_ document: SQLFragment, path: FieldPath) -> SQLFragment {
+        "(\(document) #- \(raw: pathLiteral(path)))"
+    }
+
+    public func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
+        let operand: SQLFragment
+        switch amount {
+        case .int(let number): operand = "\(bind: .int(number))::numeric"
+        case .double(let number): operand = "\(bind: .double(number))::numeric"
+        default: operand = "0"
+        }
+        return "to_jsonb(COALESCE(\(text(current))::numeric, 0) + \(operand))"
+    }
+
+    public func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
+        "to_jsonb(COALESCE(\(text(current))::numeric::bigint, 0) \(raw: op.rawValue) \(bind: .int(operand))::bigint)"
+    }
+
+    private func arrayOrEmpty(_ target: JSONTarget) -> SQLFragment {
+        "CASE WHEN jsonb_typeof(\(json(target))) = 'array' THEN \(json(target)) ELSE '[]'::jsonb END"
+    }
+
+    public func appending(_ current: JSONTarget, _ elements: [Value]) -> SQLFragment {
+        "(\(arrayOrEmpty(current)) || \(jsonLiteral(.array(elements.map(\.wire)))))"
+    }
+
+    public func appendingUnique(
+        _ current: JSONTarget, _ elements: [Value], alias: String, isElement: (JSONTarget, Value) -> SQLFragment
+    ) -> SQLFragment {
+        let array = arrayOrEmpty(current)
+        return "(\(array) || COALESCE((SELECT jsonb_agg(n.value ORDER BY n.position) "
+            + "FROM jsonb_array_elements(\(jsonLiteral(.array(elements.map(\.wire))))) WITH ORDINALITY AS n(value, position) "
+            + "WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(\(array)) AS \(raw: alias)(value) "
+            + "WHERE \(raw: alias).value = n.value)), '[]'::jsonb))"
+    }
+
+    public func removing(from current: JSONTarget, alias: String, where isRemoved: (JSONTarget) -> SQLFragment) -> SQLFragment {
+        let element = JSONTarget(.element(alias: alias))
+        return "(SELECT COALESCE(jsonb_agg(\(raw: alias).value ORDER BY \(raw: alias).position), '[]'::jsonb) "
+            + "FROM jsonb_array_elements(\(arrayOrEmpty(current))) WITH ORDINALITY AS \(raw: alias)(value, position) "
+            + "WHERE NOT COALESCE(\(isRemoved(element)), FALSE))"
+    }
+}
+
+/// Turns a PCRE-style pattern with Mongo options into a PostgreSQL advanced regular expression.
+enum PostgresRegex {
+    static func translate(_ pattern: String, options: String) -> String {
+        var flags = ""
+        let multiline = options.contains("m")
+        let dotAll = options.contains("s")
+        switch (multiline, dotAll) {
+        case (false, false): flags += "p"
+        case (true, false): flags += "n"
+        case (true, true): flags += "w"
+        case (false, true): break
+        }
+        if options.contains("i") { flags += "i" }
+        if options.contains("x") { flags += "x" }
+        let body = expandQuoting(pattern)
+        return flags.isEmpty ? body : "(?\(flags))" + body
+    }
+
+    /// Rewrites `\Q…\E` literal spans with every metacharacter escaped.
+    static func expandQuoting(_ pattern: String) -> String {
+        let characters = Array(pattern)
+        var result = ""
+        var index = 0
+        var quoting = false
+        while index < characters.count {
+            let character = characters[index]
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            if character == "\\", next == "Q", !quoting {
+                quoting = true
+                index += 2
+            } else if character == "\\", next == "E", quoting {
+                quoting = false
+                index += 2
+            } else if quoting {
+                if "\\^$.|?*+()[]{}".contains(character) { result.append("\\") }
+                result.append(character)
+                index += 1
+            } else {
+                result.append(character)
+                index += 1
+            }
+        }
+        return result
+    }
+}

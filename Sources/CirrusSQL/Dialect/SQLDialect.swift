@@ -1,0 +1,176 @@
+public import CirrusModel
+
+/// Everything that differs between the SQL of SQLite (JSON1 over text) and PostgreSQL (JSONB).
+///
+/// The compilers above decide *what* a query or an update means (null handling, arrays, built-in
+/// columns, negation); a dialect only says *how* one JSON primitive is written.
+public protocol SQLDialect: Sendable {
+    /// A short name for logs and tests: `sqlite`, `postgres`.
+    var name: String { get }
+
+    /// The text of the parameter at `position` (1-based): `?` or `$1`.
+    func placeholder(_ position: Int) -> String
+
+    /// Column types for the object tables.
+    var documentColumnType: String { get }
+    var integerColumnType: String { get }
+
+    // MARK: Reading JSON
+
+    /// The value at `path` of the JSON document in `column`.
+    func target(column: String, path: FieldPath) -> JSONTarget
+
+    /// The member `key` of the object `target` (`iso` of a Date, `objectId` of a Pointer).
+    func member(_ key: String, of target: JSONTarget) -> JSONTarget
+
+    /// True when `target` holds a value of `kind`; false or NULL otherwise (NULL when absent).
+    func hasKind(_ target: JSONTarget, _ kind: JSONKind) -> SQLFragment
+
+    /// True when `target` is present (JSON `null` counts as present).
+    func isPresent(_ target: JSONTarget) -> SQLFragment
+
+    /// `target <op> operand` for a scalar of the given kind, assuming the kind was already checked.
+    func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment
+
+    /// `target IN (operands)` for scalars of one kind, assuming the kind was already checked.
+    func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment
+
+    /// True when `target` is an array with `count` elements.
+    func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment
+
+    /// The value of a string target as SQL text.
+    func stringValue(_ target: JSONTarget) -> SQLFragment
+
+    /// True when the SQL text `text` matches the PCRE-style `pattern` with Mongo `options`.
+    func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment
+
+    /// True when `target` is an array with an element satisfying `condition`.
+    func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment
+
+    /// The expression to order by.
+    func sortExpression(_ target: JSONTarget) -> SQLFragment
+
+    // MARK: Writing JSON
+
+    /// A JSON value given as canonical text, usable as a JSON argument.
+    func jsonLiteral(_ json: JSON) -> SQLFragment
+
+    /// A parameter holding a whole document (JSON text) for a document column.
+    func documentParameter(_ json: JSON) -> SQLFragment
+
+    /// A parameter holding a whole document already encoded as JSON text.
+    func documentParameter(text: String) -> SQLFragment
+
+    /// The select-list expression that reads a JSON column back as text.
+    func documentText(_ column: String) -> String
+
+    /// The document `document` with `value` stored at `path`, creating missing parent objects.
+    func setting(_ document: SQLFragment, column: String, path: FieldPath, to value: SQLFragment) -> SQLFragment
+
+    /// The document without the key at `path`.
+    func removing(_ document: SQLFragment, path: FieldPath) -> SQLFragment
+
+    /// `current + amount` as a JSON number, where a missing current value counts as 0.
+    func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment
+
+    /// `current <op> operand` on integers as a JSON number, where a missing value counts as 0.
+    func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment
+
+    /// The array at `current` (empty when absent) with `elements` appended.
+    func appending(_ current: JSONTarget, _ elements: [Value]) -> SQLFragment
+
+    /// The array at `current` with each of `elements` appended unless an equal element is present.
+    /// `isElement` tests an element of the current array against one new value.
+    func appendingUnique(
+        _ current: JSONTarget, _ elements: [Value], alias: String, isElement: (JSONTarget, Value) -> SQLFragment
+    ) -> SQLFragment
+
+    /// The array at `current` without the elements for which `isRemoved` holds.
+    func removing(from current: JSONTarget, alias: String, where isRemoved: (JSONTarget) -> SQLFragment) -> SQLFragment
+}
+
+/// The JSON kinds a value can have.
+public enum JSONKind: Sendable, Hashable {
+    case string, number, boolean, null, object, array, trueValue, falseValue
+}
+
+/// Comparison operators on scalars.
+public enum ScalarOperator: String, Sendable, Hashable {
+    case equal = "="
+    case lessThan = "<"
+    case lessThanOrEqual = "<="
+    case greaterThan = ">"
+    case greaterThanOrEqual = ">="
+}
+
+/// Integer bit operators.
+public enum BitOperator: String, Sendable, Hashable {
+    case and = "&"
+    case or = "|"
+    case xor = "#"
+}
+
+/// A constant on the right of a comparison.
+public enum ScalarOperand: Sendable, Hashable {
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    /// A JSON object or array, compared as a whole.
+    case json(JSON)
+}
+
+/// Something that holds a JSON value: a path in a document column, or one element of an array.
+public struct JSONTarget: Sendable, Hashable {
+    public enum Source: Sendable, Hashable {
+        /// The value at `path` in the document stored in `column`.
+        case document(column: String, path: FieldPath)
+        /// The element row of an array being iterated under `alias`.
+        case element(alias: String)
+        /// A member of another target.
+        indirect case member(JSONTarget, String)
+    }
+
+    public let source: Source
+
+    public init(_ source: Source) {
+        self.source = source
+    }
+}
+
+extension SQLDialect {
+    /// `"name"` with embedded quotes doubled.
+    public func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    /// `'text'` with embedded quotes doubled; for trusted, validated text such as JSON paths.
+    public func literal(_ text: String) -> String {
+        "'" + text.replacingAll("'", with: "''") + "'"
+    }
+
+    /// Renders `fragment` to text with this dialect's placeholders, and its bindings in order.
+    public func render(_ fragment: SQLFragment) -> (sql: String, bindings: [SQLValue]) {
+        var text = ""
+        var bindings: [SQLValue] = []
+        for part in fragment.parts {
+            switch part {
+            case .text(let piece): text += piece
+            case .value(let value):
+                bindings.append(value)
+                text += placeholder(bindings.count)
+            }
+        }
+        return (text, bindings)
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        result.reserveCapacity(count)
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

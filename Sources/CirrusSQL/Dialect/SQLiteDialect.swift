@@ -1,0 +1,239 @@
+public import CirrusModel
+
+/// SQLite with JSON1: documents are JSON text, paths are `$."a"[0]."b"`, regexes go through the
+/// `cirrus_regexp(pattern, options, text)` function that the SQLite adapter registers.
+public struct SQLiteDialect: SQLDialect {
+    public init() {}
+
+    public var name: String { "sqlite" }
+    public var documentColumnType: String { "TEXT" }
+    public var integerColumnType: String { "INTEGER" }
+
+    public func placeholder(_ position: Int) -> String { "?" }
+
+    // MARK: Paths
+
+    /// Numeric segments below the top level may index an array or name an object key; both readings are
+    /// produced (the index reading first) for up to three such segments.
+    func pathVariants(_ path: FieldPath) -> [String] {
+        var variants = ["$"]
+        var numericCount = 0
+        for (position, segment) in path.segments.enumerated() {
+            let quoted = ".\"" + segment + "\""
+            if position > 0, FieldPath.isIndex(segment), numericCount < 3 {
+                numericCount += 1
+                variants = variants.map { $0 + "[\(segment)]" } + variants.map { $0 + quoted }
+            } else {
+                variants = variants.map { $0 + quoted }
+            }
+        }
+        return variants
+    }
+
+    private func extract(_ function: String, column: String, path: FieldPath) -> SQLFragment {
+        let calls = pathVariants(path).map { "\(function)(\(quote(column)), \(literal($0)))" }
+        return SQLFragment(calls.count == 1 ? calls[0] : "COALESCE(" + calls.joined(separator: ", ") + ")")
+    }
+
+    /// The scalar value of a target (`json_extract`; objects and arrays come back as JSON text).
+    func value(_ target: JSONTarget) -> SQLFragment {
+        switch target.source {
+        case .document(let column, let path): extract("json_extract", column: column, path: path)
+        case .element(let alias): ("\(raw: alias).value" as SQLFragment)
+        case .member(let base, let key): memberCall("json_extract", base, key)
+        }
+    }
+
+    /// The JSON type name of a target (`json_type`), NULL when absent.
+    func type(_ target: JSONTarget) -> SQLFragment {
+        switch target.source {
+        case .document(let column, let path): extract("json_type", column: column, path: path)
+        case .element(let alias): ("\(raw: alias).type" as SQLFragment)
+        case .member(let base, let key): memberCall("json_type", base, key)
+        }
+    }
+
+    /// The value as JSON text with the JSON subtype (`->`), NULL when absent.
+    func json(_ target: JSONTarget) -> SQLFragment {
+        switch target.source {
+        case .document(let column, let path):
+            let calls = pathVariants(path).map { "(\(quote(column)) -> \(literal($0)))" }
+            return SQLFragment(calls.count == 1 ? calls[0] : "COALESCE(" + calls.joined(separator: ", ") + ")")
+        case .element(let alias):
+            return ("CASE WHEN \(raw: alias).type IN ('object', 'array') THEN json(\(raw: alias).value) END" as SQLFragment)
+        case .member(let base, let key):
+            return "(\(json(base)) -> \(raw: literal("$.\"" + key + "\"")))"
+        }
+    }
+
+    private func memberCall(_ function: String, _ base: JSONTarget, _ key: String) -> SQLFragment {
+        if case .document(let column, let path) = base.source {
+            return extract(function, column: column, path: FieldPath(path.segments + [key]))
+        }
+        let inner = json(base)
+        return "\(raw: function)(\(inner), \(raw: literal("$.\"" + key + "\"")))"
+    }
+
+    // MARK: Reading
+
+    public func target(column: String, path: FieldPath) -> JSONTarget {
+        JSONTarget(.document(column: column, path: path))
+    }
+
+    public func member(_ key: String, of target: JSONTarget) -> JSONTarget {
+        JSONTarget(.member(target, key))
+    }
+
+    public func hasKind(_ target: JSONTarget, _ kind: JSONKind) -> SQLFragment {
+        let names: String
+        switch kind {
+        case .string: names = "= 'text'"
+        case .number: names = "IN ('integer', 'real')"
+        case .boolean: names = "IN ('true', 'false')"
+        case .trueValue: names = "= 'true'"
+        case .falseValue: names = "= 'false'"
+        case .null: names = "= 'null'"
+        case .object: names = "= 'object'"
+        case .array: names = "= 'array'"
+        }
+        return "\(type(target)) \(raw: names)"
+    }
+
+    public func isPresent(_ target: JSONTarget) -> SQLFragment {
+        "\(type(target)) IS NOT NULL"
+    }
+
+    public func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment {
+        "\(value(target)) \(raw: op.rawValue) \(bind: binding(operand))"
+    }
+
+    public func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
+        let list = operands.map { SQLFragment.bind(binding($0)) }.joined(separator: ", ")
+        return "\(value(target)) IN (\(list))"
+    }
+
+    private func binding(_ operand: ScalarOperand) -> SQLValue {
+        switch operand {
+        case .string(let text): .text(text)
+        case .int(let number): .int(number)
+        case .double(let number): .double(number)
+        case .json(let json): .text(JSONWriter.string(json))
+        }
+    }
+
+    public func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment {
+        "(\(type(target)) = 'array' AND json_array_length(\(json(target))) = \(bind: .int(count)))"
+    }
+
+    public func stringValue(_ target: JSONTarget) -> SQLFragment {
+        value(target)
+    }
+
+    public func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment {
+        "cirrus_regexp(\(bind: .text(pattern)), \(bind: .text(options)), \(text))"
+    }
+
+    public func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+        let element = JSONTarget(.element(alias: alias))
+        return "(\(type(target)) = 'array' AND EXISTS (SELECT 1 FROM json_each(\(json(target))) AS \(raw: alias) WHERE \(condition(element))))"
+    }
+
+    public func sortExpression(_ target: JSONTarget) -> SQLFragment {
+        value(target)
+    }
+
+    // MARK: Writing
+
+    public func jsonLiteral(_ json: JSON) -> SQLFragment {
+        "json(\(bind: .text(JSONWriter.string(json))))"
+    }
+
+    public func documentParameter(_ json: JSON) -> SQLFragment {
+        documentParameter(text: JSONWriter.string(json))
+    }
+
+    public func documentParameter(text: String) -> SQLFragment {
+        .bind(.text(text))
+    }
+
+    public func documentText(_ column: String) -> String {
+        quote(column)
+    }
+
+    public func setting(_ document: SQLFragment, column: String, path: FieldPath, to value: SQLFragment) -> SQLFragment {
+        choosingPath(column: column, path: path) { jsonPath in "json_set(\(document), \(raw: literal(jsonPath)), \(value))" }
+    }
+
+    public func removing(_ document: SQLFragment, path: FieldPath) -> SQLFragment {
+        choosingPath(column: "data", path: path) { jsonPath in "json_remove(\(document), \(raw: literal(jsonPath)))" }
+    }
+
+    /// Writes through the right reading of the first numeric segment below the top level, decided by the
+    /// stored container's type; later numeric segments are read as array indexes.
+    private func choosingPath(column: String, path: FieldPath, _ write: (String) -> SQLFragment) -> SQLFragment {
+        let indexPath = pathVariants(path)[0]
+        guard let split = path.segments.indices.dropFirst().first(where: { FieldPath.isIndex(path.segments[$0]) }) else {
+            return write(indexPath)
+        }
+        let parent = FieldPath(Array(path.segments[..<split]))
+        let parentPath = pathVariants(parent)[0]
+        let keyReading = parentPath + ".\"" + path.segments[split] + "\"" + String(indexPath.dropFirst(parentPath.count + path.segments[split].count + 2))
+        let parentType = extract("json_type", column: column, path: parent)
+        return "CASE WHEN \(parentType) = 'array' THEN \(write(indexPath)) ELSE \(write(keyReading)) END"
+    }
+
+    public func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
+        "(COALESCE(\(value(current)), 0) + \(bind: numberBinding(amount)))"
+    }
+
+    public func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
+        let base: SQLFragment = "CAST(COALESCE(\(value(current)), 0) AS INTEGER)"
+        switch op {
+        case .and: return "(\(base) & \(bind: .int(operand)))"
+        case .or: return "(\(base) | \(bind: .int(operand)))"
+        case .xor: return "((\(base) | \(bind: .int(operand))) - (\(base) & \(bind: .int(operand))))"
+        }
+    }
+
+    private func numberBinding(_ amount: Value) -> SQLValue {
+        switch amount {
+        case .int(let number): .int(number)
+        case .double(let number): .double(number)
+        default: .int(0)
+        }
+    }
+
+    private func arrayOrEmpty(_ current: JSONTarget) -> SQLFragment {
+        "COALESCE(\(json(current)), '[]')"
+    }
+
+    public func appending(_ current: JSONTarget, _ elements: [Value]) -> SQLFragment {
+        var call = "json_insert(\(arrayOrEmpty(current))" as SQLFragment
+        for element in elements { call.append(", '$[#]', \(jsonLiteral(element.wire))") }
+        call.append(")")
+        return call
+    }
+
+    public func appendingUnique(
+        _ current: JSONTarget, _ elements: [Value], alias: String, isElement: (JSONTarget, Value) -> SQLFragment
+    ) -> SQLFragment {
+        let array = arrayOrEmpty(current)
+        let element = JSONTarget(.element(alias: alias))
+        var rows: [SQLFragment] = ["SELECT \(array) -> \(raw: alias).fullkey AS x FROM json_each(\(array)) AS \(raw: alias)"]
+        for value in elements {
+            rows.append(
+                "SELECT \(bind: .text(JSONWriter.string(value.wire))) WHERE NOT EXISTS "
+                    + "(SELECT 1 FROM json_each(\(array)) AS \(raw: alias) WHERE \(isElement(element, value)))"
+            )
+        }
+        return "json((SELECT json_group_array(json(x)) FROM (\(rows.joined(separator: " UNION ALL ")))))"
+    }
+
+    public func removing(from current: JSONTarget, alias: String, where isRemoved: (JSONTarget) -> SQLFragment) -> SQLFragment {
+        let array = arrayOrEmpty(current)
+        let element = JSONTarget(.element(alias: alias))
+        return "json((SELECT json_group_array(json(\(array) -> \(raw: alias).fullkey)) FROM json_each(\(array)) AS \(raw: alias) "
+            + "WHERE NOT COALESCE(\(isRemoved(element)), FALSE)))"
+    }
+}
+

@@ -1,0 +1,161 @@
+import CirrusModel
+
+/// Equality, ordering and membership.
+extension ConditionCompiler {
+    /// The built-in fields stored in their own columns, and the column names.
+    static let builtInColumns: [String: String] = ["objectId": "id", "createdAt": "created_at", "updatedAt": "updated_at"]
+
+    func compare(_ path: FieldPath, _ op: Condition.Comparison, _ value: Value) -> SQLFragment {
+        if !path.isNested, let column = Self.builtInColumns[path.root] {
+            return compareColumn(column, op, value)
+        }
+        switch op {
+        case .equal: return equals(path, value)
+        case .notEqual: return negate(equals(path, value))
+        case .lessThan: return ordered(path, .lessThan, value)
+        case .lessThanOrEqual: return ordered(path, .lessThanOrEqual, value)
+        case .greaterThan: return ordered(path, .greaterThan, value)
+        case .greaterThanOrEqual: return ordered(path, .greaterThanOrEqual, value)
+        }
+    }
+
+    /// Field equality: `null` matches a missing field; array fields match when they contain the value,
+    /// and an array value also matches the same array.
+    func equals(_ path: FieldPath, _ value: Value) -> SQLFragment {
+        if !path.isNested, let column = Self.builtInColumns[path.root] {
+            return compareColumn(column, .equal, value)
+        }
+        if case .null = value {
+            let field = target(path)
+            return "(NOT \(dialect.isPresent(field)) OR \(dialect.hasKind(field, .null)))"
+        }
+        let elementMatch = onFieldOrElements(path) { matches($0, .equal, value) }
+        if case .array = value, shape(of: path) == .array {
+            return "(\(matches(target(path), .equal, value)) OR \(elementMatch))"
+        }
+        return elementMatch
+    }
+
+    func ordered(_ path: FieldPath, _ op: ScalarOperator, _ value: Value) -> SQLFragment {
+        onFieldOrElements(path) { matches($0, op, value) }
+    }
+
+    func matchesAny(_ path: FieldPath, _ values: [Value]) -> SQLFragment {
+        if !path.isNested, let column = Self.builtInColumns[path.root] {
+            let conditions = values.map { compareColumn(column, .equal, $0) }
+            return conditions.isEmpty ? "FALSE" : "(" + conditions.joined(separator: " OR ") + ")"
+        }
+        guard !values.isEmpty else { return "FALSE" }
+        var conditions: [SQLFragment] = []
+        if values.contains(.null) { conditions.append(equals(path, .null)) }
+        let others = values.filter { $0 != .null }
+        if !others.isEmpty {
+            conditions.append(onFieldOrElements(path) { matchesAny($0, others) })
+        }
+        return conditions.count == 1 ? conditions[0] : "(" + conditions.joined(separator: " OR ") + ")"
+    }
+
+    /// One target against a list: strings and numbers use `IN` lists (index friendly), the rest `OR`.
+    private func matchesAny(_ target: JSONTarget, _ values: [Value]) -> SQLFragment {
+        var strings: [ScalarOperand] = []
+        var numbers: [ScalarOperand] = []
+        var rest: [Value] = []
+        for value in values {
+            switch value {
+            case .string(let text): strings.append(.string(text))
+            case .int(let number): numbers.append(.int(number))
+            case .double(let number): numbers.append(.double(number))
+            default: rest.append(value)
+            }
+        }
+        var conditions: [SQLFragment] = []
+        if !strings.isEmpty { conditions.append("(\(dialect.hasKind(target, .string)) AND \(dialect.compare(target, in: strings)))") }
+        if !numbers.isEmpty { conditions.append("(\(dialect.hasKind(target, .number)) AND \(dialect.compare(target, in: numbers)))") }
+        conditions += rest.map { matches(target, .equal, $0) }
+        return conditions.count == 1 ? conditions[0] : "(" + conditions.joined(separator: " OR ") + ")"
+    }
+
+    /// One JSON target against one typed value, with the kind checked.
+    func matches(_ target: JSONTarget, _ op: ScalarOperator, _ value: Value) -> SQLFragment {
+        switch value {
+        case .null:
+            return op == .equal ? dialect.hasKind(target, .null) : "FALSE"
+        case .bool(let flag):
+            return op == .equal ? dialect.hasKind(target, flag ? .trueValue : .falseValue) : "FALSE"
+        case .int(let number):
+            return "(\(dialect.hasKind(target, .number)) AND \(dialect.compare(target, op, .int(number))))"
+        case .double(let number):
+            return "(\(dialect.hasKind(target, .number)) AND \(dialect.compare(target, op, .double(number))))"
+        case .string(let text):
+            return "(\(dialect.hasKind(target, .string)) AND \(dialect.compare(target, op, .string(text))))"
+        case .date(let stamp):
+            let iso = dialect.member("iso", of: target)
+            return "(\(dialect.hasKind(target, .object)) AND \(dialect.compare(iso, op, .string(stamp.iso8601))))"
+        case .pointer(let pointer):
+            guard op == .equal else { return "FALSE" }
+            return memberEquals(target, ["objectId": pointer.objectId, "className": pointer.className])
+        case .file(let file):
+            guard op == .equal else { return "FALSE" }
+            if let id = file.id { return memberEquals(target, ["id": id]) }
+            return memberEquals(target, ["name": file.name ?? "", "url": file.url ?? ""])
+        case .geoPoint, .bytes, .relation, .array, .object:
+            guard op == .equal else { return "FALSE" }
+            let kind: JSONKind = if case .array = value { .array } else { .object }
+            return "(\(dialect.hasKind(target, kind)) AND \(dialect.compare(target, .equal, .json(value.wire))))"
+        }
+    }
+
+    private func memberEquals(_ target: JSONTarget, _ members: [String: String]) -> SQLFragment {
+        let conditions = members.keys.sorted().map { key in
+            dialect.compare(dialect.member(key, of: target), .equal, .string(members[key]!))
+        }
+        return "(\(dialect.hasKind(target, .object)) AND " + conditions.joined(separator: " AND ") + ")"
+    }
+
+    /// Built-in columns: `objectId` compares as text, the dates as milliseconds.
+    func compareColumn(_ column: String, _ op: Condition.Comparison, _ value: Value) -> SQLFragment {
+        let bound: SQLValue
+        switch (column, value) {
+        case ("id", .string(let id)): bound = .text(id)
+        case ("created_at", .date(let stamp)), ("updated_at", .date(let stamp)): bound = .int(stamp.millisecondsSince1970)
+        default: return op == .notEqual ? "TRUE" : "FALSE"
+        }
+        let symbol: String
+        switch op {
+        case .equal: symbol = "="
+        case .notEqual: symbol = "<>"
+        case .lessThan: symbol = "<"
+        case .lessThanOrEqual: symbol = "<="
+        case .greaterThan: symbol = ">"
+        case .greaterThanOrEqual: symbol = ">="
+        }
+        return "\(raw: dialect.quote(column)) \(raw: symbol) \(bind: bound)"
+    }
+
+    func exists(_ path: FieldPath, _ flag: Bool) -> SQLFragment {
+        if !path.isNested, Self.builtInColumns[path.root] != nil { return flag ? "TRUE" : "FALSE" }
+        let present = dialect.isPresent(target(path))
+        return flag ? present : "NOT \(present)"
+    }
+
+    func regex(_ path: FieldPath, _ pattern: String, _ options: String) -> SQLFragment {
+        if !path.isNested, path.root == "objectId" {
+            return dialect.regexMatch(SQLFragment(dialect.quote("id")), pattern: pattern, options: options)
+        }
+        return onFieldOrElements(path) { element in
+            "(\(dialect.hasKind(element, .string)) AND \(dialect.regexMatch(dialect.stringValue(element), pattern: pattern, options: options)))"
+        }
+    }
+}
+
+extension ScalarOperator {
+    init(_ comparison: Condition.Comparison) {
+        switch comparison {
+        case .lessThan: self = .lessThan
+        case .lessThanOrEqual: self = .lessThanOrEqual
+        case .greaterThan: self = .greaterThan
+        case .greaterThanOrEqual: self = .greaterThanOrEqual
+        case .equal, .notEqual: self = .equal
+        }
+    }
+}

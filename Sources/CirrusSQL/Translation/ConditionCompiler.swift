@@ -1,0 +1,88 @@
+public import CirrusModel
+
+/// Compiles a ``Condition`` into a SQL condition over one object table, in any ``SQLDialect``.
+///
+/// Semantics follow LeanCloud/Parse (MongoDB): equality on an array field means "contains", `$ne` and
+/// `$nin` match objects without the field, `{"f": null}` matches a missing or null field, values of
+/// different types never compare equal, and ordering compares numbers with numbers, strings with strings
+/// and dates with dates. The class schema, when it knows a field's type, removes needless branches.
+public struct ConditionCompiler {
+    public let dialect: any SQLDialect
+    public let schema: ClassSchema?
+    private let aliases: AliasCounter
+
+    /// The document column of object tables.
+    public static let documentColumn = "data"
+
+    public init(dialect: any SQLDialect, schema: ClassSchema?, aliases: AliasCounter = AliasCounter()) {
+        self.dialect = dialect
+        self.schema = schema
+        self.aliases = aliases
+    }
+
+    /// The SQL condition for `condition`.
+    public func compile(_ condition: Condition) -> SQLFragment {
+        switch condition {
+        case .always: return "TRUE"
+        case .and(let parts): return "(" + parts.map(compile).joined(separator: " AND ") + ")"
+        case .or(let parts): return "(" + parts.map(compile).joined(separator: " OR ") + ")"
+        case .nor(let parts): return negate("(" + parts.map(compile).joined(separator: " OR ") + ")")
+        case .compare(let path, let op, let value): return compare(path, op, value)
+        case .inList(let path, let values, let negated):
+            let condition = matchesAny(path, values)
+            return negated ? negate(condition) : condition
+        case .containsAll(let path, let values):
+            guard !values.isEmpty else { return "FALSE" }
+            return "(" + values.map { equals(path, $0) }.joined(separator: " AND ") + ")"
+        case .exists(let path, let flag): return exists(path, flag)
+        case .size(let path, let count): return dialect.arrayCount(target(path), equals: count)
+        case .regex(let path, let pattern, let options): return regex(path, pattern, options)
+        }
+    }
+
+    /// `NOT`, where an unknown (NULL) condition counts as false, so that absent fields satisfy negations.
+    func negate(_ condition: SQLFragment) -> SQLFragment {
+        "NOT COALESCE(\(condition), FALSE)"
+    }
+
+    func target(_ path: FieldPath) -> JSONTarget {
+        dialect.target(column: Self.documentColumn, path: path)
+    }
+
+    func nextAlias() -> String {
+        aliases.next()
+    }
+
+    /// How a field holds its values, from the schema.
+    enum Shape {
+        case scalar, array, unknown
+    }
+
+    func shape(of path: FieldPath) -> Shape {
+        guard let type = schema?.type(at: path) else { return .unknown }
+        return type == .array ? .array : .scalar
+    }
+
+    /// Applies `condition` to the field itself and, where it may be an array, to its elements.
+    func onFieldOrElements(_ path: FieldPath, _ condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+        let field = target(path)
+        switch shape(of: path) {
+        case .scalar: return condition(field)
+        case .array: return dialect.anyElement(of: field, alias: nextAlias(), where: condition)
+        case .unknown:
+            return "(\(condition(field)) OR \(dialect.anyElement(of: field, alias: nextAlias(), where: condition)))"
+        }
+    }
+}
+
+/// Hands out statement-unique aliases for array iteration.
+public final class AliasCounter {
+    private var count = 0
+
+    public init() {}
+
+    func next() -> String {
+        count += 1
+        return "e\(count)"
+    }
+}

@@ -1,0 +1,63 @@
+public import CirrusModel
+
+/// Statements over the schema registry and the relation join table.
+public struct RegistryStatements: Sendable {
+    public let dialect: any SQLDialect
+
+    public init(dialect: any SQLDialect) {
+        self.dialect = dialect
+    }
+
+    private var classes: String { dialect.quote(SystemSchema.classesTable) }
+    private var fields: String { dialect.quote(SystemSchema.fieldsTable) }
+    private var relations: String { dialect.quote(SystemSchema.relationsTable) }
+
+    /// Columns: name, table_name.
+    public var allClasses: SQLFragment { "SELECT \"name\", \"table_name\" FROM \(raw: classes)" }
+
+    public func findClass(_ name: String) -> SQLFragment {
+        "SELECT \"name\", \"table_name\" FROM \(raw: classes) WHERE \"name\" = \(bind: .text(name))"
+    }
+
+    public func insertClass(_ name: String, table: String, at time: Timestamp) -> SQLFragment {
+        "INSERT INTO \(raw: classes) (\"name\", \"table_name\", \"created_at\") VALUES (\(bind: .text(name)), \(bind: .text(table)), "
+            + "\(bind: .int(time.millisecondsSince1970))) ON CONFLICT DO NOTHING"
+    }
+
+    /// Columns: class_name, field, type.
+    public var allFields: SQLFragment { "SELECT \"class_name\", \"field\", \"type\" FROM \(raw: fields)" }
+
+    public func fields(of className: String) -> SQLFragment {
+        "SELECT \"class_name\", \"field\", \"type\" FROM \(raw: fields) WHERE \"class_name\" = \(bind: .text(className))"
+    }
+
+    public func insertField(_ className: String, field: String, type: FieldType) -> SQLFragment {
+        "INSERT INTO \(raw: fields) (\"class_name\", \"field\", \"type\") VALUES (\(bind: .text(className)), \(bind: .text(field)), "
+            + "\(bind: .text(type.description))) ON CONFLICT DO NOTHING"
+    }
+
+    public func addMembers(owner: String, field: String, objectId: String, targets: [Pointer]) -> SQLFragment {
+        let rows = targets.map { target in
+            "(\(bind: .text(owner)), \(bind: .text(field)), \(bind: .text(objectId)), \(bind: .text(target.className)), \(bind: .text(target.objectId)))"
+                as SQLFragment
+        }
+        return "INSERT INTO \(raw: relations) (\"owner_class\", \"field\", \"owner_id\", \"target_class\", \"target_id\") VALUES "
+            + rows.joined(separator: ", ") + " ON CONFLICT DO NOTHING"
+    }
+
+    public func removeMembers(owner: String, field: String, objectId: String, targets: [Pointer]) -> SQLFragment {
+        "DELETE FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(owner)) AND \"field\" = \(bind: .text(field)) "
+            + "AND \"owner_id\" = \(bind: .text(objectId)) AND \"target_id\" IN (\(targets.map { SQLFragment.bind(.text($0.objectId)) }.joined(separator: ", ")))"
+    }
+
+    public func removeAllMembers(owner: String, objectIds: [String]) -> SQLFragment {
+        "DELETE FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(owner)) "
+            + "AND \"owner_id\" IN (\(objectIds.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")))"
+    }
+
+    /// Columns: target_class, target_id.
+    public func members(owner: String, field: String, objectId: String) -> SQLFragment {
+        "SELECT \"target_class\", \"target_id\" FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(owner)) "
+            + "AND \"field\" = \(bind: .text(field)) AND \"owner_id\" = \(bind: .text(objectId)) ORDER BY \"target_id\""
+    }
+}

@@ -1,0 +1,190 @@
+import CirrusModel
+import CirrusSQL
+import CirrusStorage
+import Foundation
+import GRDB
+
+extension SQLiteStorageAdapter {
+    public func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
+        do {
+            let (results, created) = try await pool.write { db in
+                let session = WriteSession(adapter: self, db: db)
+                var results: [Result<WriteResult, StorageError>] = []
+                var failed = false
+                for command in commands {
+                    if failed {
+                        results.append(.failure(.rolledBack))
+                        continue
+                    }
+                    let result = session.runInSavepoint(command)
+                    if case .failure = result, atomically { failed = true }
+                    results.append(result)
+                }
+                if failed { throw AtomicBatchFailed(results: results) }
+                return (results, session.createdTables)
+            }
+            for (className, table) in created { tables.record(className: className, table: table) }
+            return results
+        } catch let failure as AtomicBatchFailed {
+            return failure.results.map { result in
+                if case .success = result { return .failure(.rolledBack) }
+                return result
+            }
+        }
+    }
+}
+
+/// Thrown inside the write closure so that GRDB rolls the whole transaction back.
+private struct AtomicBatchFailed: Error {
+    let results: [Result<WriteResult, StorageError>]
+}
+
+/// The writes of one transaction.
+final class WriteSession {
+    let adapter: SQLiteStorageAdapter
+    let db: Database
+    /// Tables created in this transaction, recorded in the directory only after commit.
+    var createdTables: [String: String] = [:]
+
+    init(adapter: SQLiteStorageAdapter, db: Database) {
+        self.adapter = adapter
+        self.db = db
+    }
+
+    var dialect: SQLiteDialect { adapter.dialect }
+    var registry: RegistryStatements { RegistryStatements(dialect: dialect) }
+
+    func runInSavepoint(_ command: WriteCommand) -> Result<WriteResult, StorageError> {
+        var outcome: Result<WriteResult, StorageError> = .failure(.database("not run"))
+        do {
+            try db.inSavepoint {
+                outcome = .success(try run(command))
+                return .commit
+            }
+        } catch let error as StorageError {
+            outcome = .failure(error)
+        } catch let error as DatabaseError {
+            outcome = .failure(Self.storageError(error))
+        } catch {
+            outcome = .failure(.database(String(describing: error)))
+        }
+        return outcome
+    }
+
+    static func storageError(_ error: DatabaseError) -> StorageError {
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY { return .duplicateObjectId(error.message ?? "") }
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE { return .duplicateValue(error.message ?? "") }
+        return .database(error.description)
+    }
+
+    private func run(_ command: WriteCommand) throws -> WriteResult {
+        switch command {
+        case .insert(let insert): return .inserted(try run(insert))
+        case .update(let update): return .updated(try run(update))
+        case .delete(let delete): return .deleted(try run(delete))
+        }
+    }
+
+    private func run(_ insert: WriteCommand.Insert) throws -> StoredObject {
+        let object = insert.object
+        let table = try ensureTable(for: object.className)
+        try register(insert.newFields, in: object.className)
+        let text = JSONWriter.string(.object(object.fields))
+        guard text.utf8.count <= insert.maximumSize else {
+            throw StorageError.objectTooLarge(size: text.utf8.count, limit: insert.maximumSize)
+        }
+        let statements = ObjectStatements(dialect: dialect, table: table)
+        try adapter.execute(db, statements.insert(
+            id: object.objectId, createdAt: object.createdAt, updatedAt: object.updatedAt, acl: object.acl, dataText: text
+        ))
+        for (field, targets) in insert.relations where !targets.isEmpty {
+            try adapter.execute(db, registry.addMembers(owner: object.className, field: field, objectId: object.objectId, targets: targets))
+        }
+        return object
+    }
+
+    private func run(_ update: WriteCommand.Update) throws -> StoredObject {
+        guard let table = try adapter.existingTable(for: update.className, db) ?? createdTables[update.className] else {
+            throw StorageError.objectNotFound(className: update.className, objectId: update.objectId)
+        }
+        try register(update.newFields, in: update.className)
+        let aliases = AliasCounter()
+        let document = UpdateCompiler(dialect: dialect, schema: update.schema, aliases: aliases)
+            .document(after: update.changes.operations)
+        let condition = update.condition.map { ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases).compile($0) }
+        let statements = ObjectStatements(dialect: dialect, table: table)
+        let statement = statements.update(
+            id: update.objectId, document: document, updatedAt: update.updatedAt, acl: update.changes.acl.map { $0?.wire },
+            condition: condition
+        )
+        guard let row = try adapter.rows(db, statement).first else {
+            throw try missOrMismatch(statements, update.className, update.objectId)
+        }
+        let object = try StoredRow.decode(row, className: update.className)
+        if object.encodedSize > update.maximumSize {
+            throw StorageError.objectTooLarge(size: object.encodedSize, limit: update.maximumSize)
+        }
+        for (field, added, removed) in update.changes.relationOperations {
+            if !added.isEmpty {
+                try adapter.execute(db, registry.addMembers(owner: update.className, field: field, objectId: update.objectId, targets: added))
+            }
+            if !removed.isEmpty {
+                try adapter.execute(db, registry.removeMembers(owner: update.className, field: field, objectId: update.objectId, targets: removed))
+            }
+        }
+        return object.object
+    }
+
+    private func run(_ delete: WriteCommand.Delete) throws -> [String] {
+        guard let table = try adapter.existingTable(for: delete.className, db) ?? createdTables[delete.className] else {
+            throw StorageError.objectNotFound(className: delete.className, objectId: delete.objectIds.first ?? "")
+        }
+        let statements = ObjectStatements(dialect: dialect, table: table)
+        let condition = delete.condition.map { ConditionCompiler(dialect: dialect, schema: delete.schema).compile($0) }
+        let deleted: [String] = try adapter.rows(db, statements.delete(ids: delete.objectIds, condition: condition)).map { $0[0] }
+        if deleted.isEmpty, delete.objectIds.count == 1 {
+            throw try missOrMismatch(statements, delete.className, delete.objectIds[0])
+        }
+        if !deleted.isEmpty {
+            try adapter.execute(db, registry.removeAllMembers(owner: delete.className, objectIds: deleted))
+        }
+        return deleted
+    }
+
+    /// After a write matched no row: the object is missing, or it failed the condition.
+    private func missOrMismatch(_ statements: ObjectStatements, _ className: String, _ objectId: String) throws -> StorageError {
+        try adapter.rows(db, statements.exists(id: objectId)).isEmpty
+            ? .objectNotFound(className: className, objectId: objectId) : .conditionNotMatched
+    }
+
+    /// The table of a class, created (with its registry entry) when this is the class's first write.
+    private func ensureTable(for className: String) throws -> String {
+        if let table = try adapter.existingTable(for: className, db) ?? createdTables[className] { return table }
+        let taken = Set(try adapter.rows(db, registry.allClasses).map { $0[1] as String })
+        let table = SystemSchema.tableName(for: className, taken: taken)
+        try adapter.execute(db, registry.insertClass(className, table: table, at: .now))
+        for statement in SystemSchema.createObjectTable(dialect, table: table) { try db.execute(sql: statement) }
+        createdTables[className] = table
+        return table
+    }
+
+    /// Records new field types, refusing a type that conflicts with the recorded one.
+    private func register(_ fields: [String: FieldType], in className: String) throws {
+        guard !fields.isEmpty else { return }
+        for (field, type) in fields.sorted(by: { $0.key < $1.key }) {
+            try adapter.execute(db, registry.insertField(className, field: field, type: type))
+        }
+        for row in try adapter.rows(db, registry.fields(of: className)) {
+            let field: String = row[1]
+            guard let attempted = fields[field], let recorded = FieldType(storedName: row[2]), recorded != attempted else { continue }
+            throw StorageError.typeConflict(field: field, recorded: recorded, attempted: attempted)
+        }
+    }
+}
+
+extension Timestamp {
+    /// The current time.
+    static var now: Timestamp {
+        Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+}

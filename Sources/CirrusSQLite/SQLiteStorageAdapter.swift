@@ -1,0 +1,132 @@
+public import CirrusModel
+import CirrusSQL
+public import CirrusStorage
+import Foundation
+import GRDB
+
+/// The embedded store: one SQLite file in WAL mode, one writer and a pool of concurrent readers (GRDB).
+///
+/// Each class has its own table (`o_<class>`), registered in `_cirrus_classes`; field types live in
+/// `_cirrus_fields` and relation members in `_cirrus_relations`. Acknowledged writes are committed in
+/// WAL with `synchronous=NORMAL`, which survives a crash or `kill -9` of the process.
+public final class SQLiteStorageAdapter: StorageAdapter {
+    let pool: DatabasePool
+    let dialect = SQLiteDialect()
+    let tables = TableDirectory()
+
+    /// Opens (creating if needed) the database at `path`.
+    /// - Throws: when the file cannot be opened.
+    public init(path: String, readers: Int = 4) throws {
+        var configuration = Configuration()
+        configuration.maximumReaderCount = readers
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            db.add(function: SQLiteStorageAdapter.regexpFunction)
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+    }
+
+    /// `cirrus_regexp(pattern, options, text)`: PCRE-style matching with MongoDB options.
+    static let regexpFunction = DatabaseFunction("cirrus_regexp", argumentCount: 3, pure: true) { values in
+        guard let pattern = String.fromDatabaseValue(values[0]), let options = String.fromDatabaseValue(values[1]),
+            let text = String.fromDatabaseValue(values[2])
+        else { return false }
+        return try RegexPattern.matches(text, pattern: pattern, options: options)
+    }
+
+    public func prepare() async throws {
+        try await pool.write { db in
+            try db.execute(sql: SystemSchema.bootstrap(self.dialect))
+            let applied = Set(try String.fetchAll(db, sql: "SELECT \"name\" FROM \(self.dialect.quote(SystemSchema.migrationsTable))"))
+            for migration in SystemSchema.migrations(self.dialect) where !applied.contains(migration.name) {
+                for statement in migration.statements { try db.execute(sql: statement) }
+                try db.execute(
+                    sql: "INSERT INTO \(self.dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") VALUES (?, ?)",
+                    arguments: [migration.name, Int64(Date().timeIntervalSince1970 * 1000)]
+                )
+            }
+        }
+    }
+
+    public func loadSchemas() async throws -> [ClassSchema] {
+        let registry = RegistryStatements(dialect: dialect)
+        return try await pool.read { db in
+            var schemas: [String: ClassSchema] = [:]
+            for row in try self.rows(db, registry.allClasses) {
+                let name: String = row[0]
+                schemas[name] = ClassSchema(className: name)
+                self.tables.record(className: name, table: row[1])
+            }
+            for row in try self.rows(db, registry.allFields) {
+                let name: String = row[0]
+                if let type = FieldType(storedName: row[2]) { schemas[name]?.fields[row[1]] = type }
+            }
+            return schemas.values.sorted { $0.className < $1.className }
+        }
+    }
+
+    public func loadSchema(of className: String) async throws -> ClassSchema? {
+        let registry = RegistryStatements(dialect: dialect)
+        return try await pool.read { db in
+            guard let row = try self.rows(db, registry.findClass(className)).first else { return nil }
+            self.tables.record(className: className, table: row[1])
+            var schema = ClassSchema(className: className)
+            for field in try self.rows(db, registry.fields(of: className)) {
+                if let type = FieldType(storedName: field[2]) { schema.fields[field[1]] = type }
+            }
+            return schema
+        }
+    }
+
+    public func close() async throws {
+        try pool.close()
+    }
+
+    /// Runs a fragment and returns its rows.
+    func rows(_ db: Database, _ fragment: SQLFragment) throws -> [Row] {
+        let (sql, bindings) = dialect.render(fragment)
+        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
+    }
+
+    /// Runs a fragment that returns no rows.
+    func execute(_ db: Database, _ fragment: SQLFragment) throws {
+        let (sql, bindings) = dialect.render(fragment)
+        try db.execute(sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
+    }
+
+    /// The table of a class, read from the directory or the registry; `nil` if the class does not exist.
+    func existingTable(for className: String, _ db: Database) throws -> String? {
+        if let table = tables.table(for: className) { return table }
+        guard let row = try rows(db, RegistryStatements(dialect: dialect).findClass(className)).first else { return nil }
+        let table: String = row[1]
+        tables.record(className: className, table: table)
+        return table
+    }
+}
+
+extension SQLValue {
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .int(let number): number.databaseValue
+        case .double(let number): number.databaseValue
+        case .text(let text): text.databaseValue
+        case .blob(let bytes): Data(bytes).databaseValue
+        }
+    }
+}
+
+/// Which table holds which class; filled from the registry and from committed class creations.
+final class TableDirectory: @unchecked Sendable {
+    private var tables: [String: String] = [:]
+    private let lock = Lock()
+
+    func table(for className: String) -> String? {
+        lock.withLock { tables[className] }
+    }
+
+    func record(className: String, table: String) {
+        lock.withLock { tables[className] = table }
+    }
+}

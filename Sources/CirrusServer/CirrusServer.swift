@@ -1,0 +1,67 @@
+public import CirrusHTTP
+import CirrusServices
+public import CirrusStorage
+import Foundation
+public import Hummingbird
+public import Logging
+import ServiceLifecycle
+
+/// A configured server: the store, the keys in use and the Hummingbird application.
+public struct CirrusServer: Sendable {
+    public let keys: AppKeys
+    public let store: any StorageAdapter
+    public let application: Application<CirrusResponder>
+
+    /// Builds the whole server, as `cirrus serve` runs it and as tests drive it: opens the store and applies
+    /// its migrations, loads or generates the keys, and wires services and endpoints.
+    /// - Throws: when the data directory, keys or database cannot be opened.
+    public static func build(_ configuration: ServerConfiguration, logger: Logger? = nil) async throws -> CirrusServer {
+        var logger = logger ?? Logger(label: "cirrus")
+        logger.logLevel = configuration.logLevel
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let keys = try configuration.keys ?? resolveKeys(configuration, logger: logger)
+        let store = try StoreFactory.open(configuration)
+        try await store.prepare()
+        let schemas = SchemaCache(store: store)
+        try await schemas.warmUp()
+        let objects = ObjectService(
+            store: store, schemas: schemas,
+            configuration: ServiceConfiguration(maximumObjectSize: configuration.maximumObjectSize), logger: logger
+        )
+        let responder = HTTPServices.makeResponder(objects: objects, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger)
+        let application = Application(
+            responder: responder,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),
+            services: [StoreService(store: store, logger: logger)],
+            logger: logger
+        )
+        return CirrusServer(keys: keys, store: store, application: application)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then finishes in-flight requests and closes the store.
+    public func run() async throws {
+        try await application.runService()
+    }
+
+    private static func resolveKeys(_ configuration: ServerConfiguration, logger: Logger) throws -> AppKeys {
+        let (keys, created) = try KeyStore.loadOrCreate(in: configuration.dataDirectory)
+        if created {
+            logger.notice("generated app keys (stored in \(configuration.dataDirectory)/\(KeyStore.fileName))", metadata: [
+                "appId": "\(keys.appId)", "appKey": "\(keys.appKey)", "masterKey": "\(keys.masterKey)",
+            ])
+        }
+        return keys
+    }
+}
+
+/// Closes the store once the HTTP server has finished its in-flight requests.
+struct StoreService: Service {
+    let store: any StorageAdapter
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await store.close()
+        logger.info("store closed")
+    }
+}

@@ -1,0 +1,38 @@
+import CirrusSQLite
+public import CirrusStorage
+import Foundation
+
+/// Opens the store a configuration names.
+enum StoreFactory {
+    static let sqliteFileName = "cirrus.sqlite"
+
+    static func open(_ configuration: ServerConfiguration) throws -> any StorageAdapter {
+        guard let url = configuration.databaseURL, !url.isEmpty else {
+            return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory))
+        }
+        if url.hasPrefix("sqlite://") {
+            return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)))
+        }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            throw ServerStartError.unsupportedDatabase("PostgreSQL is not available in this build yet; use the embedded SQLite store.")
+        }
+        throw ServerStartError.unsupportedDatabase("Unrecognised database URL '\(url)': use sqlite:///path/to/file.sqlite.")
+    }
+
+    /// The SQLite file in the data directory, creating the directory.
+    static func sqlitePath(in directory: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return URL(fileURLWithPath: directory).appendingPathComponent(sqliteFileName).path
+    }
+}
+
+/// Why the server could not start.
+public enum ServerStartError: Error, CustomStringConvertible {
+    case unsupportedDatabase(String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedDatabase(let detail): detail
+        }
+    }
+}

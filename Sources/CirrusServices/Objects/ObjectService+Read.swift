@@ -1,0 +1,41 @@
+public import CirrusModel
+public import CirrusStorage
+
+/// Fetching and finding objects.
+extension ObjectService {
+    /// One object by id with its includes expanded, or `nil` when the object is missing.
+    /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when the class does not exist.
+    public func get(_ className: String, objectId: String, include: [FieldPath], caller: Caller) async throws -> StoredObject? {
+        try ClassName.validate(className)
+        guard ObjectID.isAcceptable(objectId) else { return nil }
+        guard try await schemas.schema(of: className) != nil else { throw Self.classNotFound(className) }
+        var objects = try await store.fetch(className: className, ids: [objectId])
+        try await Includer(service: self).expand(&objects, paths: include)
+        return objects.first
+    }
+
+    /// The objects matching a query, with includes expanded; `count` is computed when asked for.
+    /// A query on a class that does not exist yet finds nothing.
+    public func find(_ query: Query, withCount: Bool, caller: Caller) async throws -> (objects: [StoredObject], count: Int?) {
+        try ClassName.validate(query.className)
+        let schema = try await schemas.schema(of: query.className)
+        guard schema != nil else { return ([], withCount ? 0 : nil) }
+        let storageQuery = StorageQuery(
+            className: query.className, schema: schema, condition: query.condition, order: query.order,
+            limit: query.limit, skip: query.skip
+        )
+        async let counted: Int? = withCount ? store.count(storageQuery) : nil
+        var objects = query.limit > 0 ? try await store.find(storageQuery) : []
+        try await Includer(service: self).expand(&objects, paths: query.include)
+        return (objects, try await counted)
+    }
+
+    /// The recorded schema of a class (for encoders: Relation descriptors, Date fields).
+    public func schema(of className: String) async throws -> ClassSchema? {
+        try await schemas.schema(of: className)
+    }
+
+    static func classNotFound(_ className: String) -> APIError {
+        APIError(.classNotFound, "Class or object doesn't exists.")
+    }
+}

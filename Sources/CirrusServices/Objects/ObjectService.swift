@@ -1,0 +1,94 @@
+public import CirrusModel
+public import CirrusStorage
+import Foundation
+import Logging
+
+/// Creating, reading, updating and deleting objects: validation, schema, then one store call.
+///
+/// The service is dialect-free: it takes parsed JSON and typed options and returns stored objects;
+/// the HTTP layer decides how they look on the wire.
+public struct ObjectService: Sendable {
+    public let store: any StorageAdapter
+    public let schemas: SchemaCache
+    public let configuration: ServiceConfiguration
+    let logger: Logger
+
+    public init(store: any StorageAdapter, schemas: SchemaCache, configuration: ServiceConfiguration, logger: Logger) {
+        self.store = store
+        self.schemas = schemas
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Creates an object from a request body.
+    /// - Throws: ``APIError`` for an invalid class, body or value, a type mismatch, or an oversized object.
+    public func create(_ className: String, body: JSON, options: WriteOptions, caller: Caller) async throws -> StoredObject {
+        let command = try await prepareCreate(className, body: body, options: options, caller: caller)
+        return try await performOne(.insert(command), className: className).object
+    }
+
+    /// Updates an object; with `condition`, only if the stored object satisfies it (else 305).
+    /// - Throws: ``APIError``: ``APIError/Reason/objectNotFound`` when the object is missing,
+    ///   ``APIError/Reason/conditionNotMatched`` when the condition fails, and validation failures.
+    public func update(
+        _ className: String, objectId: String, body: JSON, condition: Condition?, options: WriteOptions, caller: Caller
+    ) async throws -> UpdateOutcome {
+        let (command, keys) = try await prepareUpdate(className, objectId: objectId, body: body, condition: condition, options: options, caller: caller)
+        let object = try await performOne(.update(command), className: className).object
+        return UpdateOutcome(object: object, changedKeys: keys)
+    }
+
+    /// Deletes objects by id; with `condition`, only those that satisfy it.
+    /// - Returns: the ids that were deleted.
+    /// - Throws: ``APIError`` ``APIError/Reason/objectNotFound`` (single id, missing) or
+    ///   ``APIError/Reason/conditionNotMatched``.
+    @discardableResult
+    public func delete(_ className: String, objectIds: [String], condition: Condition?, caller: Caller) async throws -> [String] {
+        let command = try await prepareDelete(className, objectIds: objectIds, condition: condition, caller: caller)
+        guard case .deleted(let ids) = try await performOne(.delete(command), className: className).result else { return [] }
+        return ids
+    }
+
+    /// Runs one command and maps its failure to an ``APIError``.
+    private func performOne(_ command: WriteCommand, className: String) async throws -> (object: StoredObject, result: WriteResult) {
+        let results = try await store.perform([command], atomically: false)
+        switch results[0] {
+        case .success(let result):
+            record(command)
+            return (result.object ?? StoredObject.placeholder, result)
+        case .failure(let error):
+            if case .database(let detail) = error { logger.error("store failure", metadata: ["detail": "\(detail)"]) }
+            throw error.apiError(className: className)
+        }
+    }
+
+    /// Updates the schema cache with the field types a committed command introduced.
+    public func record(_ command: WriteCommand) {
+        switch command {
+        case .insert(let insert): schemas.record(insert.newFields, in: insert.object.className)
+        case .update(let update): if !update.newFields.isEmpty { schemas.record(update.newFields, in: update.className) }
+        case .delete: break
+        }
+    }
+
+    static func now() -> Timestamp {
+        Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+}
+
+extension WriteResult {
+    /// The object a create or update produced.
+    public var object: StoredObject? {
+        switch self {
+        case .inserted(let object), .updated(let object): object
+        case .deleted: nil
+        }
+    }
+}
+
+extension StoredObject {
+    static let placeholder = StoredObject(
+        className: "", objectId: "", createdAt: Timestamp(millisecondsSince1970: 0), updatedAt: Timestamp(millisecondsSince1970: 0),
+        acl: nil, fields: [:]
+    )
+}

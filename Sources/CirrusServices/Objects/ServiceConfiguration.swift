@@ -1,0 +1,12 @@
+/// The settings the services need, filled by the server from flags and environment.
+public struct ServiceConfiguration: Sendable {
+    /// The largest object accepted, in bytes of its JSON document.
+    public var maximumObjectSize: Int
+    /// The largest batch accepted in one request.
+    public var maximumBatchSize: Int
+
+    public init(maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000) {
+        self.maximumObjectSize = maximumObjectSize
+        self.maximumBatchSize = maximumBatchSize
+    }
+}

@@ -1,0 +1,26 @@
+public import CirrusModel
+public import CirrusStorage
+
+extension StorageError {
+    /// The client-facing reason for a store failure; database details stay in the logs.
+    public func apiError(className: String) -> APIError {
+        switch self {
+        case .objectNotFound(_, let objectId):
+            APIError(.objectNotFound, "Could not find object by id '\(objectId)' for class '\(className)'.")
+        case .conditionNotMatched:
+            APIError(.conditionNotMatched, "No effect on updating/deleting a document.")
+        case .duplicateObjectId(let id):
+            APIError(.duplicateValue, "An object with this objectId already exists. \(id)")
+        case .duplicateValue:
+            APIError(.duplicateValue, "A unique field was given a value that is already taken.")
+        case .typeConflict(let field, let recorded, let attempted):
+            APIError(.incorrectType, "Invalid value type for field '\(field)': expected \(recorded) but got \(attempted).")
+        case .objectTooLarge(let size, let limit):
+            APIError(.objectTooLarge, "The object is too large: \(size) bytes, the limit is \(limit) bytes.")
+        case .rolledBack:
+            APIError(.internalError, "Rolled back because another request of the transaction failed.")
+        case .database:
+            APIError(.internalError, "Internal server error.")
+        }
+    }
+}

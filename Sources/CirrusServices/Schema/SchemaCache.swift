@@ -1,0 +1,59 @@
+public import CirrusModel
+public import CirrusStorage
+
+/// The class schemas known to this process, read from the store on a miss and updated after writes.
+///
+/// A stale entry is harmless: field types are re-checked by the store inside each write's transaction,
+/// so another instance's change surfaces as a type conflict rather than a wrong write.
+public final class SchemaCache: Sendable {
+    private let store: any StorageAdapter
+    private let state = Protected<[String: ClassSchema]>([:])
+
+    public init(store: any StorageAdapter) {
+        self.store = store
+    }
+
+    /// Loads every class from the store.
+    public func warmUp() async throws {
+        let schemas = try await store.loadSchemas()
+        state.withValue { cache in
+            for schema in schemas { cache[schema.className] = schema }
+        }
+    }
+
+    /// The schema of a class, or `nil` when the class does not exist.
+    public func schema(of className: String) async throws -> ClassSchema? {
+        if let cached = state.withValue({ $0[className] }) { return cached }
+        guard let loaded = try await store.loadSchema(of: className) else { return nil }
+        state.withValue { $0[className] = loaded }
+        return loaded
+    }
+
+    /// Records field types that a committed write introduced.
+    public func record(_ fields: [String: FieldType], in className: String) {
+        state.withValue { cache in
+            var schema = cache[className] ?? ClassSchema(className: className)
+            for (field, type) in fields { schema.fields[field] = type }
+            cache[className] = schema
+        }
+    }
+
+    /// Forgets a class so that the next read goes to the store.
+    public func invalidate(_ className: String) {
+        state.withValue { _ = $0.removeValue(forKey: className) }
+    }
+}
+
+/// A value behind a lock.
+final class Protected<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = Lock()
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&value) }
+    }
+}

@@ -1,0 +1,35 @@
+public import CirrusModel
+
+/// The port every store implements: the embedded SQLite adapter, and PostgreSQL later.
+///
+/// Stores run everything that filters and every atomic operation in SQL. They know nothing of
+/// dialects, permissions or HTTP; the services validate before calling them.
+public protocol StorageAdapter: Sendable {
+    /// Applies pending migrations of the system tables.
+    func prepare() async throws
+
+    /// The schema of every class, as recorded.
+    func loadSchemas() async throws -> [ClassSchema]
+
+    /// The recorded schema of one class, or `nil` when the class does not exist.
+    func loadSchema(of className: String) async throws -> ClassSchema?
+
+    /// Runs writes in order. Independently: each succeeds or fails alone. Atomically: all commit or
+    /// none does, and after the first failure the rest report ``StorageError/rolledBack``.
+    func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>]
+
+    /// The objects of a class with these ids, in any order; missing ids are left out.
+    func fetch(className: String, ids: [String]) async throws -> [StoredObject]
+
+    /// The objects matching a query, ordered and paged.
+    func find(_ query: StorageQuery) async throws -> [StoredObject]
+
+    /// How many objects match a query (order and page ignored).
+    func count(_ query: StorageQuery) async throws -> Int
+
+    /// The members of an object's relation field.
+    func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer]
+
+    /// Releases connections.
+    func close() async throws
+}

@@ -1,0 +1,21 @@
+public import CirrusModel
+
+/// Why a store could not do what it was asked.
+public enum StorageError: Error, Sendable, Equatable {
+    /// No object of the class has that id (or the class has no table yet).
+    case objectNotFound(className: String, objectId: String)
+    /// The object exists but does not satisfy the write's condition.
+    case conditionNotMatched
+    /// An object with this id already exists.
+    case duplicateObjectId(String)
+    /// A unique value is already taken.
+    case duplicateValue(String)
+    /// The class records another type for the field.
+    case typeConflict(field: String, recorded: FieldType, attempted: FieldType)
+    /// The document would exceed the size limit.
+    case objectTooLarge(size: Int, limit: Int)
+    /// An earlier write of an all-or-nothing batch failed, so this one was rolled back.
+    case rolledBack
+    /// The database failed; the message is for logs, not for clients.
+    case database(String)
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `cirrus`: a self-hosted backend speaking the LeanCloud, Parse and Bmob REST dialects.
+@main
+struct CirrusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cirrus",
+        abstract: "A self-hosted backend wire-compatible with LeanCloud, Parse and Bmob.",
+        subcommands: [ServeCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+}

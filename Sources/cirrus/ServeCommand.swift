@@ -1,0 +1,88 @@
+import ArgumentParser
+import CirrusHTTP
+import CirrusServer
+import Foundation
+import Logging
+
+/// `cirrus serve`: runs the HTTP server until SIGINT or SIGTERM, finishing in-flight requests first.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Start the server.",
+        discussion: "Every option can also be set with the environment variable named after it (CIRRUS_…); a flag wins."
+    )
+
+    @Option(help: "Address to listen on (CIRRUS_HOST, default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on (CIRRUS_PORT, default 3000).")
+    var port: Int?
+
+    @Option(help: "Directory for the embedded database and the generated keys (CIRRUS_DATA_DIR, default ./cirrus-data).")
+    var dataDir: String?
+
+    @Option(help: "Database URL (CIRRUS_DATABASE_URL); default: the SQLite file in the data directory. sqlite:///path also works.")
+    var database: String?
+
+    @Option(help: "App id (CIRRUS_APP_ID). Give all three keys, or none to use the generated ones.")
+    var appId: String?
+
+    @Option(help: "App key, the client key of every dialect (CIRRUS_APP_KEY).")
+    var appKey: String?
+
+    @Option(help: "Master key (CIRRUS_MASTER_KEY).")
+    var masterKey: String?
+
+    @Option(help: "Largest object accepted, in bytes (CIRRUS_MAX_OBJECT_SIZE, default 131072).")
+    var maxObjectSize: Int?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (CIRRUS_LOG_LEVEL, default info).")
+    var logLevel: String?
+
+    func run() async throws {
+        let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = configuration.logLevel
+            return handler
+        }
+        var logger = Logger(label: "cirrus")
+        logger.logLevel = configuration.logLevel
+        let server = try await CirrusServer.build(configuration, logger: logger)
+        logger.info("cirrus listening", metadata: [
+            "address": "http://\(configuration.host):\(configuration.port)", "appId": "\(server.keys.appId)",
+            "dataDir": "\(configuration.dataDirectory)",
+        ])
+        try await server.run()
+    }
+
+    func makeConfiguration(environment: [String: String]) throws -> ServerConfiguration {
+        func value(_ flag: String?, _ name: String) -> String? {
+            flag ?? environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        var configuration = ServerConfiguration()
+        configuration.host = value(host, "CIRRUS_HOST") ?? configuration.host
+        configuration.port = try port ?? integer(environment["CIRRUS_PORT"], "CIRRUS_PORT") ?? configuration.port
+        configuration.dataDirectory = value(dataDir, "CIRRUS_DATA_DIR") ?? configuration.dataDirectory
+        configuration.databaseURL = value(database, "CIRRUS_DATABASE_URL")
+        configuration.maximumObjectSize = try maxObjectSize ?? integer(environment["CIRRUS_MAX_OBJECT_SIZE"], "CIRRUS_MAX_OBJECT_SIZE")
+            ?? configuration.maximumObjectSize
+        if let level = value(logLevel, "CIRRUS_LOG_LEVEL") {
+            guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("Unknown log level '\(level)'.") }
+            configuration.logLevel = parsed
+        }
+        let keys = [value(appId, "CIRRUS_APP_ID"), value(appKey, "CIRRUS_APP_KEY"), value(masterKey, "CIRRUS_MASTER_KEY")]
+        switch keys.compactMap({ $0 }).count {
+        case 0: break
+        case 3: configuration.keys = AppKeys(appId: keys[0]!, appKey: keys[1]!, masterKey: keys[2]!)
+        default: throw ValidationError("Give the app id, app key and master key together, or none of them.")
+        }
+        return configuration
+    }
+
+    private func integer(_ text: String?, _ name: String) throws -> Int? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let number = Int(text) else { throw ValidationError("\(name) must be an integer, got '\(text)'.") }
+        return number
+    }
+}
