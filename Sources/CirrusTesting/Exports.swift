@@ -1,0 +1,3 @@
+@_exported import CirrusHTTP
+@_exported import CirrusModel
+@_exported import HTTPTypes

@@ -1,0 +1,119 @@
+public import CirrusHTTP
+public import CirrusModel
+public import CirrusServer
+import CirrusStorage
+import Foundation
+public import HTTPTypes
+import Logging
+import Hummingbird
+import HummingbirdTesting
+
+/// An in-process server on a fresh SQLite file, driven without sockets, for HTTP tests.
+public enum TestServer {
+    /// The keys every test server uses.
+    public static let keys = AppKeys(appId: "test-app-id", appKey: "test-app-key", masterKey: "test-master-key")
+
+    /// Runs `body` against a new server with an empty database, then removes its data directory.
+    public static func with<T: Sendable>(
+        maximumObjectSize: Int = 131_072, _ body: @Sendable (TestClient) async throws -> T
+    ) async throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configuration = ServerConfiguration(dataDirectory: directory.path, keys: keys, maximumObjectSize: maximumObjectSize, logLevel: .warning)
+        let server = try await CirrusServer.build(configuration)
+        do {
+            let result = try await server.application.test(.router) { client in
+                try await body(TestClient(client: client))
+            }
+            try await server.store.close()
+            return result
+        } catch {
+            try? await server.store.close()
+            throw error
+        }
+    }
+}
+
+/// A client that speaks each dialect's headers.
+public struct TestClient: Sendable {
+    let client: any TestClientProtocol
+
+    /// How a request authenticates.
+    public enum Auth: Sendable {
+        /// The app id and app key.
+        case appKey
+        /// The master key.
+        case master
+        /// No credentials.
+        case none
+        /// Exactly these headers.
+        case headers([String: String])
+    }
+
+    /// Sends a request. `path` includes the dialect prefix (`/1.1/classes/Post`).
+    public func send(
+        _ dialect: Dialect, _ method: HTTPRequest.Method, _ path: String, json: JSON? = nil, auth: Auth = .appKey,
+        headers: [String: String] = [:]
+    ) async throws -> TestReply {
+        try await send(dialect, method, path, body: json.map(JSONWriter.string), auth: auth, headers: headers)
+    }
+
+    /// Sends a request with a raw text body.
+    public func send(
+        _ dialect: Dialect, _ method: HTTPRequest.Method, _ path: String, body: String?, auth: Auth = .appKey,
+        headers: [String: String] = [:]
+    ) async throws -> TestReply {
+        var fields = HTTPFields()
+        for (name, value) in Self.authHeaders(dialect, auth).merging(headers, uniquingKeysWith: { $1 }) {
+            fields[HTTPField.Name(name)!] = value
+        }
+        if body != nil, fields[.contentType] == nil { fields[.contentType] = "application/json" }
+        let response = try await client.executeRequest(
+            uri: path, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) }
+        )
+        return TestReply(status: Int(response.status.code), headers: response.headers, bodyText: String(buffer: response.body))
+    }
+
+    static func authHeaders(_ dialect: Dialect, _ auth: Auth) -> [String: String] {
+        let keys = TestServer.keys
+        switch (dialect, auth) {
+        case (_, .none): return [:]
+        case (_, .headers(let headers)): return headers
+        case (.leancloud, .appKey): return ["X-LC-Id": keys.appId, "X-LC-Key": keys.appKey]
+        case (.leancloud, .master): return ["X-LC-Id": keys.appId, "X-LC-Key": keys.masterKey + ",master"]
+        case (.parse, .appKey): return ["X-Parse-Application-Id": keys.appId, "X-Parse-REST-API-Key": keys.appKey]
+        case (.parse, .master): return ["X-Parse-Application-Id": keys.appId, "X-Parse-Master-Key": keys.masterKey]
+        case (.bmob, .appKey): return ["X-Bmob-Application-Id": keys.appId, "X-Bmob-REST-API-Key": keys.appKey]
+        case (.bmob, .master): return ["X-Bmob-Application-Id": keys.appId, "X-Bmob-REST-API-Key": keys.appKey, "X-Bmob-Master-Key": keys.masterKey]
+        }
+    }
+}
+
+/// A reply: status, headers and body, with the body parsed on demand.
+public struct TestReply: Sendable {
+    public let status: Int
+    public let headers: HTTPFields
+    public let bodyText: String
+
+    /// The body as JSON; `null` when it does not parse.
+    public var json: JSON {
+        (try? JSONParser.parse(bodyText)) ?? .null
+    }
+
+    /// The `code` of an error body.
+    public var code: Int64? { json["code"]?.intValue }
+}
+
+/// A directory under the system's temporary directory, removed by `remove()`.
+public struct TemporaryDirectory: Sendable {
+    public let path: String
+
+    public init() throws {
+        path = NSTemporaryDirectory() + "cirrus-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
