@@ -54,8 +54,11 @@ final class WriteSession {
     var dialect: SQLiteDialect { adapter.dialect }
     var registry: RegistryStatements { RegistryStatements(dialect: dialect) }
 
+    /// Runs one command in a savepoint; a failure rolls back its writes, tables it created included.
     func runInSavepoint(_ command: WriteCommand) -> Result<WriteResult, StorageError> {
         var outcome: Result<WriteResult, StorageError> = .failure(.database("not run"))
+        let tablesBefore = createdTables
+        defer { if case .failure = outcome { createdTables = tablesBefore } }
         do {
             try db.inSavepoint {
                 outcome = .success(try run(command))
@@ -87,12 +90,12 @@ final class WriteSession {
 
     private func run(_ insert: WriteCommand.Insert) throws -> StoredObject {
         let object = insert.object
-        let table = try ensureTable(for: object.className)
-        try register(insert.newFields, in: object.className)
         let text = JSONWriter.string(.object(object.fields))
         guard text.utf8.count <= insert.maximumSize else {
             throw StorageError.objectTooLarge(size: text.utf8.count, limit: insert.maximumSize)
         }
+        let table = try ensureTable(for: object.className)
+        try register(insert.newFields, in: object.className)
         let statements = ObjectStatements(dialect: dialect, table: table)
         try adapter.execute(db, statements.insert(
             id: object.objectId, createdAt: object.createdAt, updatedAt: object.updatedAt, acl: object.acl, dataText: text
@@ -104,7 +107,7 @@ final class WriteSession {
     }
 
     private func run(_ update: WriteCommand.Update) throws -> StoredObject {
-        guard let table = try adapter.existingTable(for: update.className, db) ?? createdTables[update.className] else {
+        guard let table = try table(for: update.className) else {
             throw StorageError.objectNotFound(className: update.className, objectId: update.objectId)
         }
         try register(update.newFields, in: update.className)
@@ -136,7 +139,7 @@ final class WriteSession {
     }
 
     private func run(_ delete: WriteCommand.Delete) throws -> [String] {
-        guard let table = try adapter.existingTable(for: delete.className, db) ?? createdTables[delete.className] else {
+        guard let table = try table(for: delete.className) else {
             throw StorageError.objectNotFound(className: delete.className, objectId: delete.objectIds.first ?? "")
         }
         let statements = ObjectStatements(dialect: dialect, table: table)
@@ -157,9 +160,16 @@ final class WriteSession {
             ? .objectNotFound(className: className, objectId: objectId) : .conditionNotMatched
     }
 
+    /// The table of a class, or `nil`. Tables created by this transaction come first: they are in the
+    /// registry only until a rollback, so they must not reach the adapter's directory before commit.
+    private func table(for className: String) throws -> String? {
+        if let table = createdTables[className] { return table }
+        return try adapter.existingTable(for: className, db)
+    }
+
     /// The table of a class, created (with its registry entry) when this is the class's first write.
     private func ensureTable(for className: String) throws -> String {
-        if let table = try adapter.existingTable(for: className, db) ?? createdTables[className] { return table }
+        if let table = try table(for: className) { return table }
         let taken = Set(try adapter.rows(db, registry.allClasses).map { $0[1] as String })
         let table = SystemSchema.tableName(for: className, taken: taken)
         try adapter.execute(db, registry.insertClass(className, table: table, at: .now))

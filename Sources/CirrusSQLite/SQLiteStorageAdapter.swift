@@ -79,7 +79,15 @@ public final class SQLiteStorageAdapter: StorageAdapter {
         }
     }
 
+    /// Moves the write-ahead log into the database file (so that after a clean stop the file alone holds every
+    /// write), then closes every connection.
     public func close() async throws {
+        do {
+            try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        } catch {
+            try pool.close()
+            throw error
+        }
         try pool.close()
     }
 

@@ -19,8 +19,15 @@ public struct CirrusServer: Sendable {
         var logger = logger ?? Logger(label: "cirrus")
         logger.logLevel = configuration.logLevel
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let keys = try configuration.keys ?? resolveKeys(configuration, logger: logger)
+        // The store first: an unusable database URL must fail before any keys are generated.
         let store = try StoreFactory.open(configuration)
+        let keys: AppKeys
+        do {
+            keys = try configuration.keys ?? resolveKeys(configuration, logger: logger)
+        } catch {
+            try? await store.close()
+            throw error
+        }
         try await store.prepare()
         let schemas = SchemaCache(store: store)
         try await schemas.warmUp()

@@ -1,5 +1,5 @@
 import CirrusSQLite
-public import CirrusStorage
+import CirrusStorage
 import Foundation
 
 /// Opens the store a configuration names.
@@ -14,7 +14,10 @@ enum StoreFactory {
             return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)))
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            throw ServerStartError.unsupportedDatabase("PostgreSQL is not available in this build yet; use the embedded SQLite store.")
+            throw ServerStartError.unsupportedDatabase(
+                "PostgreSQL databases are not supported by this build yet; omit --database (and CIRRUS_DATABASE_URL) "
+                    + "to use the embedded SQLite store in the data directory."
+            )
         }
         throw ServerStartError.unsupportedDatabase("Unrecognised database URL '\(url)': use sqlite:///path/to/file.sqlite.")
     }

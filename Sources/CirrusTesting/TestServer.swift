@@ -1,7 +1,7 @@
 public import CirrusHTTP
 public import CirrusModel
-public import CirrusServer
-import CirrusStorage
+import CirrusServer
+public import CirrusStorage
 import Foundation
 public import HTTPTypes
 import Logging
@@ -14,22 +14,24 @@ public enum TestServer {
     public static let keys = AppKeys(appId: "test-app-id", appKey: "test-app-key", masterKey: "test-master-key")
 
     /// Runs `body` against a new server with an empty database, then removes its data directory.
+    ///
+    /// The application's services run around `body`, so the store is closed by the server's own graceful
+    /// shutdown, exactly as `cirrus serve` closes it.
+    /// - Parameters:
+    ///   - maximumObjectSize: the largest object document accepted, in bytes.
+    ///   - maximumBodySize: the largest request body accepted, in bytes.
     public static func with<T: Sendable>(
-        maximumObjectSize: Int = 131_072, _ body: @Sendable (TestClient) async throws -> T
+        maximumObjectSize: Int = 131_072, maximumBodySize: Int = 20 * 1024 * 1024, _ body: @Sendable (TestClient) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let configuration = ServerConfiguration(dataDirectory: directory.path, keys: keys, maximumObjectSize: maximumObjectSize, logLevel: .warning)
+        let configuration = ServerConfiguration(
+            dataDirectory: directory.path, keys: keys, maximumObjectSize: maximumObjectSize, maximumBodySize: maximumBodySize,
+            logLevel: .warning
+        )
         let server = try await CirrusServer.build(configuration)
-        do {
-            let result = try await server.application.test(.router) { client in
-                try await body(TestClient(client: client))
-            }
-            try await server.store.close()
-            return result
-        } catch {
-            try? await server.store.close()
-            throw error
+        return try await server.application.test(.router) { client in
+            try await body(TestClient(client: client, store: server.store))
         }
     }
 }
@@ -37,6 +39,8 @@ public enum TestServer {
 /// A client that speaks each dialect's headers.
 public struct TestClient: Sendable {
     let client: any TestClientProtocol
+    /// The server's store, for checks that no endpoint exposes yet (relation members).
+    public let store: any StorageAdapter
 
     /// How a request authenticates.
     public enum Auth: Sendable {
@@ -102,6 +106,17 @@ public struct TestReply: Sendable {
 
     /// The `code` of an error body.
     public var code: Int64? { json["code"]?.intValue }
+
+    /// The value of a response header.
+    public func header(_ name: String) -> String? {
+        HTTPField.Name(name).flatMap { headers[$0] }
+    }
+
+    /// The members of an object body, sorted (empty for anything else).
+    public var keys: [String] {
+        guard case .object(let members) = json else { return [] }
+        return members.keys.sorted()
+    }
 }
 
 /// A directory under the system's temporary directory, removed by `remove()`.

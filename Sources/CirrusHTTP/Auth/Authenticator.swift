@@ -20,7 +20,7 @@ struct Authenticator: Sendable {
         guard let key = credentials.key else { throw Self.unauthorized }
         let parts = key.split(separator: ",", maxSplits: 1).map(String.init)
         if parts.count == 2, parts[1] == "master" {
-            guard Self.equal(parts[0], keys.masterKey) else { throw Self.unauthorized }
+            guard !credentials.keyFromBody, Self.equal(parts[0], keys.masterKey) else { throw Self.unauthorized }
             return .master
         }
         guard Self.equal(key, keys.appKey) else { throw Self.unauthorized }

@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 
 /// The credentials a request carries, read from the headers of its dialect and, for the LeanCloud and
 /// Parse method-override workaround, from the `_ApplicationId`-style fields of a `text/plain` body.
@@ -12,6 +12,8 @@ struct Credentials: Sendable {
     /// `X-LC-Sign`: `md5(timestamp + key),timestamp[,master]`.
     var signature: String?
     var sessionToken: String?
+    /// Whether the key came from a method-override body, where `<master>,master` gives no master rights.
+    var keyFromBody = false
 
     static func read(from headers: HTTPFields, overrides: [String: String], dialect: Dialect) -> Credentials {
         func header(_ names: String...) -> String? {
@@ -22,21 +24,24 @@ struct Credentials: Sendable {
         }
         switch dialect {
         case .leancloud:
+            let headerKey = header("X-LC-Key", "X-AVOSCloud-Application-Key", "X-Uluru-Application-Key")
             return Credentials(
                 appId: header("X-LC-Id", "X-AVOSCloud-Application-Id", "X-Uluru-Application-Id") ?? overrides["_ApplicationId"],
-                key: header("X-LC-Key", "X-AVOSCloud-Application-Key", "X-Uluru-Application-Key") ?? overrides["_ApplicationKey"],
+                key: headerKey ?? overrides["_ApplicationKey"],
                 masterKey: header("X-AVOSCloud-Master-Key", "X-Uluru-Master-Key"),
                 signature: header("X-LC-Sign", "X-AVOSCloud-Request-Sign"),
-                sessionToken: header("X-LC-Session", "X-AVOSCloud-Session-Token", "X-Uluru-Session-Token") ?? overrides["_SessionToken"]
+                sessionToken: header("X-LC-Session", "X-AVOSCloud-Session-Token", "X-Uluru-Session-Token") ?? overrides["_SessionToken"],
+                keyFromBody: headerKey == nil
             )
         case .parse:
+            let headerKey = header("X-Parse-REST-API-Key", "X-Parse-Client-Key", "X-Parse-Javascript-Key", "X-Parse-Windows-Key")
             return Credentials(
                 appId: header("X-Parse-Application-Id") ?? overrides["_ApplicationId"],
-                key: header("X-Parse-REST-API-Key", "X-Parse-Client-Key", "X-Parse-Javascript-Key", "X-Parse-Windows-Key")
-                    ?? overrides["_JavaScriptKey"] ?? overrides["_ClientKey"] ?? overrides["_RestAPIKey"],
+                key: headerKey ?? overrides["_JavaScriptKey"] ?? overrides["_ClientKey"] ?? overrides["_RestAPIKey"],
                 masterKey: header("X-Parse-Master-Key"),
                 signature: nil,
-                sessionToken: header("X-Parse-Session-Token") ?? overrides["_SessionToken"]
+                sessionToken: header("X-Parse-Session-Token") ?? overrides["_SessionToken"],
+                keyFromBody: headerKey == nil
             )
         case .bmob:
             return Credentials(

@@ -92,7 +92,7 @@ struct BatchController: Sendable {
             return (.update(command), keys)
         case (.delete, ["classes", ":className", ":objectId"]):
             let condition = try QueryParameters(request: item).writeCondition()
-            return (.delete(try await service.prepareDelete(className, objectIds: [item.parameter("objectId")], condition: condition, caller: item.caller)), [])
+            return (.delete(try await service.prepareDelete(className, objectIds: objects.objectIds(item), condition: condition, caller: item.caller)), [])
         default:
             throw APIError(.invalidParameter, "Only creates, updates and deletes of objects can run in a transaction.")
         }
@@ -131,7 +131,7 @@ enum BatchItem {
             return .failure(APIError(.invalidParameter, "Unsupported method \"\(methodName)\" in a batch request."))
         }
         let (pathPart, queryPart) = split(path)
-        guard let segments = DialectPath.segments(of: pathPart) else {
+        guard let (prefix, segments) = DialectPath.subrequest(pathPart) else {
             return .failure(APIError(.invalidParameter, "Batch paths start with /1.1/, /1/ or /parse/: \"\(path)\"."))
         }
         var query = QueryString.parse(queryPart, plusAsSpace: batch.dialect.decodesPlusAsSpace)
@@ -139,6 +139,7 @@ enum BatchItem {
             for (name, value) in params { query[name] = value.stringValue ?? JSONWriter.string(value) }
         }
         var item = APIRequest(dialect: batch.dialect, method: method, segments: segments, query: query, bodyText: nil, caller: batch.caller)
+        item.pathPrefix = prefix
         item.sessionToken = batch.sessionToken
         item.isBatchItem = true
         item.parsedBody = members["body"].flatMap { $0.isNull ? nil : $0 } ?? (method == .post || method == .put ? nil : [:])

@@ -37,7 +37,7 @@ struct ObjectsController: Sendable {
         if fetchWhenSave(request) {
             body = encoder.encode(object, schema: try await objects.schema(of: className))
         }
-        let location = "\(request.dialect.pathPrefix)/classes/\(className)/\(object.objectId)"
+        let location = "\(request.pathPrefix)/classes/\(className)/\(object.objectId)"
         return APIResponse(status: .created, body: body, headers: [(.location, location)])
     }
 
@@ -78,19 +78,17 @@ struct ObjectsController: Sendable {
         return try await updatedReply(request, outcome)
     }
 
-    /// LeanCloud `{"updatedAt","objectId"}` (plus the changed fields with `fetchWhenSave`); others `{"updatedAt"}`.
+    /// LeanCloud `{"updatedAt","objectId"}`, others `{"updatedAt"}`; with `fetchWhenSave` (or `new`) also the
+    /// changed fields and the Relation descriptors, as recorded from LeanCloud.
     func updatedReply(_ request: APIRequest, _ outcome: UpdateOutcome) async throws -> APIResponse {
         let object = outcome.object
-        let className = object.className
-        let updatedAt = JSON.string(request.dialect.format(object.updatedAt))
-        guard request.dialect == .leancloud else { return APIResponse(body: ["updatedAt": updatedAt]) }
-        var members: [String: JSON] = ["updatedAt": updatedAt, "objectId": .string(object.objectId)]
+        var members: [String: JSON] = ["updatedAt": .string(request.dialect.format(object.updatedAt))]
+        if request.dialect == .leancloud { members["objectId"] = .string(object.objectId) }
         if fetchWhenSave(request) {
-            let schema = try await objects.schema(of: className)
-            guard case .object(let full) = ObjectEncoder(dialect: request.dialect).encode(object, schema: schema) else { return APIResponse(body: .object(members)) }
+            let schema = try await objects.schema(of: object.className)
+            let full = ObjectEncoder(dialect: request.dialect).encode(object, schema: schema).objectValue ?? [:]
             let relationKeys = (schema?.relationFields ?? []).map(\.name)
-            for key in outcome.changedKeys + relationKeys { members[key] = full[key] ?? .null }
-            for key in outcome.changedKeys where full[key] == nil { members.removeValue(forKey: key) }
+            for key in outcome.changedKeys + relationKeys { members[key] = full[key] }
         }
         return APIResponse(body: .object(members))
     }
@@ -98,14 +96,19 @@ struct ObjectsController: Sendable {
     func delete(_ request: APIRequest) async throws -> APIResponse {
         let className = request.parameter("className")
         let condition = try QueryParameters(request: request).writeCondition()
-        let raw = request.parameter("objectId")
-        let ids = request.dialect == .leancloud ? raw.split(separator: ",").map(String.init) : [raw]
+        let ids = objectIds(request)
         do {
             try await objects.delete(className, objectIds: ids, condition: condition, caller: request.caller)
         } catch let error as APIError where error.reason == .objectNotFound {
             return try deletedReply(request, missing: error)
         }
         return try deletedReply(request, missing: nil)
+    }
+
+    /// The objectIds of a delete: LeanCloud accepts a comma-separated list (`DELETE /classes/C/id1,id2`).
+    func objectIds(_ request: APIRequest) -> [String] {
+        let raw = request.parameter("objectId")
+        return request.dialect == .leancloud ? raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [raw]
     }
 
     /// `{}` (Bmob `{"msg":"ok"}`); deleting a missing object succeeds in LeanCloud and fails elsewhere.

@@ -38,7 +38,7 @@ public enum Dialect: String, Sendable, CaseIterable {
         self != .leancloud
     }
 
-    /// The path prefix that addresses this dialect in batch sub-requests and `Location` headers.
+    /// The usual path prefix of this dialect; requests remember the prefix they actually used.
     public var pathPrefix: String {
         switch self {
         case .leancloud: "/1.1"

@@ -4,7 +4,7 @@ import CirrusStorage
 /// Writes stored objects in a dialect's shape.
 ///
 /// Stored documents use LeanCloud's encoding; Parse marks included objects `__type: "Object"`, and Bmob
-/// writes dates as `YYYY-MM-DD HH:MM:SS` in Beijing time.
+/// writes dates as `YYYY-MM-DD HH:MM:SS` in Beijing time and a File's name as `filename`.
 struct ObjectEncoder {
     let dialect: Dialect
 
@@ -41,6 +41,9 @@ struct ObjectEncoder {
                 if dialect == .bmob, let iso = members["iso"]?.stringValue, let stamp = Timestamp(parsing: iso) {
                     members["iso"] = .string(dialect.format(stamp))
                 }
+                return .object(members)
+            case "File" where dialect == .bmob:
+                if members["filename"] == nil, let name = members.removeValue(forKey: "name") { members["filename"] = name }
                 return .object(members)
             case "Pointer" where members["createdAt"] != nil:
                 members["__type"] = "Object"

@@ -10,6 +10,8 @@ public struct APIRequest: Sendable {
     public var method: HTTPRequest.Method
     /// The path below the dialect prefix, split on `/` (`["classes", "Post", "abc"]`).
     public var segments: [String]
+    /// The prefix the client addressed (`/1.1`, `/1`, `/parse`), for `Location` headers.
+    public var pathPrefix: String
     public var query: [String: String]
     /// The body as sent; `nil` when there was none.
     public var bodyText: [UInt8]?
@@ -27,6 +29,7 @@ public struct APIRequest: Sendable {
         self.dialect = dialect
         self.method = method
         self.segments = segments
+        self.pathPrefix = dialect.pathPrefix
         self.query = query
         self.bodyText = bodyText
         self.caller = caller

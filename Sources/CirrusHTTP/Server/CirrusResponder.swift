@@ -1,4 +1,4 @@
-public import CirrusModel
+import CirrusModel
 import CirrusServices
 public import Hummingbird
 import Logging
@@ -20,19 +20,20 @@ public struct CirrusResponder: HTTPResponder {
     ]
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        guard let (dialect, segments) = DialectPath.resolve(request.uri.path, headers: request.headers) else {
+        guard let path = DialectPath.resolve(request.uri.path, headers: request.headers) else {
             return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
         }
         if request.method == .options { return preflight(request) }
         do {
-            let apiRequest = try await makeRequest(request, dialect: dialect, segments: segments)
+            let apiRequest = try await makeRequest(request, path: path)
             return encode(await router.dispatch(apiRequest))
         } catch {
-            return encode(ErrorReply.response(for: error, dialect: dialect))
+            return encode(ErrorReply.response(for: error, dialect: path.dialect))
         }
     }
 
-    private func makeRequest(_ request: Request, dialect: Dialect, segments: [String]) async throws -> APIRequest {
+    private func makeRequest(_ request: Request, path: DialectPath) async throws -> APIRequest {
+        let (dialect, segments) = (path.dialect, path.segments)
         var request = request
         let body: [UInt8]
         do {
@@ -58,6 +59,7 @@ public struct CirrusResponder: HTTPResponder {
         let credentials = Credentials.read(from: request.headers, overrides: overrides, dialect: dialect)
         var apiRequest = APIRequest(dialect: dialect, method: method, segments: segments, query: query, bodyText: body.isEmpty ? nil : body, caller: .anonymous)
         apiRequest.parsedBody = parsedBody
+        apiRequest.pathPrefix = path.prefix
         apiRequest.sessionToken = credentials.sessionToken
         if router.requiresAuthentication(method, segments, dialect: dialect) {
             apiRequest.caller = try authenticator.authenticate(credentials)

@@ -3,7 +3,8 @@ public enum FieldOperation: Sendable, Hashable {
     case set(Value)
     /// `{"__op":"Delete"}`: remove the key.
     case delete
-    /// `Increment` (and `Decrement`, negated): add a number, starting from 0.
+    /// `Increment` (and `Decrement`, negated): add a number, starting from 0 when the field is missing or
+    /// does not hold a number.
     case increment(Value)
     case bitAnd(Int64)
     case bitOr(Int64)
@@ -44,7 +45,9 @@ extension FieldOperation {
         switch self {
         case .set(let value): return value
         case .delete: return nil
-        case .increment(let amount): return Value.sum(current ?? .int(0), amount)
+        case .increment(let amount):
+            let start = current.flatMap { $0.numericValue == nil ? nil : $0 } ?? .int(0)
+            return Value.sum(start, amount)
         case .bitAnd(let operand): return .int((current?.integerValue ?? 0) & operand)
         case .bitOr(let operand): return .int((current?.integerValue ?? 0) | operand)
         case .bitXor(let operand): return .int((current?.integerValue ?? 0) ^ operand)

@@ -59,9 +59,12 @@ private struct ConditionDecoder {
 
     private func decodeField(_ key: String, _ json: JSON) throws(APIError) -> Condition {
         let path = try fieldPath(key)
-        guard case .object(let members) = json, let first = members.keys.first, first.hasPrefix("$") else {
+        // Any `$` key makes an operator object (stored objects cannot hold such keys); every key must then
+        // be an operator, whatever the order of the members.
+        guard case .object(let members) = json, members.keys.contains(where: { $0.hasPrefix("$") }) else {
             return .compare(path, .equal, try operand(json, for: path))
         }
+        if members["$options"] != nil, members["$regex"] == nil { throw invalid("$options needs $regex on '\(path)'") }
         var parts: [Condition] = []
         let options = members["$options"]?.stringValue ?? ""
         for op in members.keys.sorted() where op != "$options" {

@@ -15,10 +15,13 @@ public struct FileReference: Sendable, Hashable {
     public var id: String?
     public var name: String?
     public var url: String?
+    /// Other members the client sent (Bmob's `group`, LeanCloud's `mime_type` or `metaData`), kept as given.
+    public var extra: [String: JSON]
 
-    public init(id: String? = nil, name: String? = nil, url: String? = nil) {
+    public init(id: String? = nil, name: String? = nil, url: String? = nil, extra: [String: JSON] = [:]) {
         self.id = id
         self.name = name
         self.url = url
+        self.extra = extra
     }
 }

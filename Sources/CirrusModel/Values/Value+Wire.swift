@@ -83,7 +83,8 @@ extension Value {
         guard id != nil || name != nil || url != nil else {
             throw APIError(.incorrectType, "A File needs an \"id\" (LeanCloud) or a \"name\" and \"url\".")
         }
-        return FileReference(id: id, name: name, url: url)
+        let known: Set<String> = ["__type", "id", "objectId", "name", "filename", "url"]
+        return FileReference(id: id, name: name, url: url, extra: members.filter { !known.contains($0.key) })
     }
 
     private static func decodeGeoPoint(_ members: [String: JSON]) throws(APIError) -> GeoPoint {
@@ -123,7 +124,8 @@ extension Pointer {
 extension FileReference {
     /// `{"__type":"File", …}` with the members that are known.
     public var wire: JSON {
-        var members: [String: JSON] = ["__type": "File"]
+        var members = extra
+        members["__type"] = "File"
         if let id { members["id"] = .string(id) }
         if let name { members["name"] = .string(name) }
         if let url { members["url"] = .string(url) }

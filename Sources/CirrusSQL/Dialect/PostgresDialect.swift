@@ -2,8 +2,9 @@ public import CirrusModel
 
 /// PostgreSQL with JSONB: paths are text arrays (`#> '{a,0,b}'`, where numeric segments index arrays
 /// and name keys of objects alike), comparisons are JSONB comparisons, strings order with `COLLATE "C"`
-/// like SQLite's binary order, and missing parents are created by the `cirrus_set_path` function that the
-/// system migrations install.
+/// like SQLite's binary order, and nested writes go through the `cirrus_set_path` and
+/// `cirrus_remove_path` functions that the system migrations install, which behave like SQLite's
+/// `json_set` and `json_remove` (see ``SystemSchema``).
 public struct PostgresDialect: SQLDialect {
     public init() {}
 
@@ -84,7 +85,7 @@ public struct PostgresDialect: SQLDialect {
     }
 
     public func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment {
-        "CASE WHEN jsonb_typeof(\(json(target))) = 'array' THEN jsonb_array_length(\(json(target))) END = \(bind: .int(count))"
+        "(CASE WHEN jsonb_typeof(\(json(target))) = 'array' THEN jsonb_array_length(\(json(target))) END = \(bind: .int(count)))"
     }
 
     public func stringValue(_ target: JSONTarget) -> SQLFragment {
@@ -100,8 +101,16 @@ public struct PostgresDialect: SQLDialect {
         return "EXISTS (SELECT 1 FROM jsonb_array_elements(\(arrayOrEmpty(target))) AS \(raw: alias)(value) WHERE \(condition(element)))"
     }
 
+    /// A row that orders values as SQLite orders `json_extract` results, so both stores sort alike:
+    /// absent and `null` first, then numbers (booleans as 0 and 1), then strings, objects and arrays by
+    /// the bytes of their text (strings unquoted), whatever the database collation.
     public func sortExpression(_ target: JSONTarget) -> SQLFragment {
-        json(target)
+        let value = json(target)
+        let kind: SQLFragment = "jsonb_typeof(\(value))"
+        return "ROW(CASE \(kind) WHEN 'number' THEN 1 WHEN 'boolean' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 2 "
+            + "WHEN 'array' THEN 2 ELSE 0 END, "
+            + "CASE \(kind) WHEN 'number' THEN \(value)::numeric WHEN 'boolean' THEN \(value)::boolean::int END, "
+            + "CASE WHEN \(kind) IN ('string', 'object', 'array') THEN convert_to(\(value) #>> '{}', 'UTF8') END)"
     }
 
     public func jsonLiteral(_ json: JSON) -> SQLFragment {
@@ -127,22 +136,41 @@ public struct PostgresDialect: SQLDialect {
         return "jsonb_set(\(document), \(raw: pathLiteral(path)), \(value), true)"
     }
 
+    /// Top-level keys are removed with `#-`; nested paths go through `cirrus_remove_path`, which leaves the
+    /// document unchanged where `#-` would fail (a non-numeric segment inside an array).
     public func removing(_ document: SQLFragment, path: FieldPath) -> SQLFragment {
-        "(\(document) #- \(raw: pathLiteral(path)))"
+        if path.isNested {
+            return "cirrus_remove_path(\(document), \(raw: pathLiteral(path)))"
+        }
+        return "(\(document) #- \(raw: pathLiteral(path)))"
     }
 
+    /// Exact `numeric` arithmetic; a missing or non-numeric current value counts as 0. A floating-point
+    /// amount is bound as its JSON text, so that its scale survives (`1 + 1.0` is `2.0`, as in SQLite).
     public func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
         let operand: SQLFragment
         switch amount {
         case .int(let number): operand = "\(bind: .int(number))::numeric"
-        case .double(let number): operand = "\(bind: .double(number))::numeric"
+        case .double(let number): operand = "\(bind: .text(JSONWriter.string(.double(number))))::numeric"
         default: operand = "0"
         }
-        return "to_jsonb(COALESCE(\(text(current))::numeric, 0) + \(operand))"
+        return "to_jsonb(\(numberOrZero(current)) + \(operand))"
     }
 
+    /// The current value truncated toward zero (as SQLite's `CAST(… AS INTEGER)`); 0 when it is missing,
+    /// not a number, or outside the 64-bit range.
     public func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
-        "to_jsonb(COALESCE(\(text(current))::numeric::bigint, 0) \(raw: op.rawValue) \(bind: .int(operand))::bigint)"
+        let value = json(current)
+        let integer: SQLFragment = "COALESCE(CASE WHEN jsonb_typeof(\(value)) = 'number' THEN CASE WHEN abs(\(value)::numeric) "
+            + "< 9223372036854775808 THEN trunc(\(value)::numeric)::bigint END END, 0)"
+        return "to_jsonb(\(integer) \(raw: op.rawValue) \(bind: .int(operand))::bigint)"
+    }
+
+    /// The number at `target` as `numeric`, or 0 when it is missing or not a number. `CASE` (not `AND`)
+    /// guards the cast, because PostgreSQL does not promise to evaluate `AND` from left to right.
+    private func numberOrZero(_ target: JSONTarget) -> SQLFragment {
+        let value = json(target)
+        return "CASE WHEN jsonb_typeof(\(value)) = 'number' THEN \(value)::numeric ELSE 0 END"
     }
 
     private func arrayOrEmpty(_ target: JSONTarget) -> SQLFragment {
@@ -189,7 +217,8 @@ enum PostgresRegex {
         return flags.isEmpty ? body : "(?\(flags))" + body
     }
 
-    /// Rewrites `\Q…\E` literal spans with every metacharacter escaped.
+    /// Rewrites `\Q…\E` literal spans with every metacharacter escaped (`#` and spaces too, which the
+    /// `x` option would otherwise read as comments and padding).
     static func expandQuoting(_ pattern: String) -> String {
         let characters = Array(pattern)
         var result = ""
@@ -205,7 +234,7 @@ enum PostgresRegex {
                 quoting = false
                 index += 2
             } else if quoting {
-                if "\\^$.|?*+()[]{}".contains(character) { result.append("\\") }
+                if "\\^$.|?*+()[]{}# ".contains(character) { result.append("\\") }
                 result.append(character)
                 index += 1
             } else {

@@ -104,7 +104,22 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     public func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment {
-        "\(value(target)) \(raw: op.rawValue) \(bind: binding(operand))"
+        if case .json(let document) = operand {
+            return op == .equal ? sameTree(target, document) : "FALSE"
+        }
+        return "\(value(target)) \(raw: op.rawValue) \(bind: binding(operand))"
+    }
+
+    /// Whether `target` holds the JSON value `document`, compared as trees: object keys in any order and
+    /// numbers by value (`1` equals `1.0`), as ``Value/isEquivalent(to:)``. Stored text cannot be compared
+    /// directly, because `json_set` appends new keys to an object instead of keeping them sorted.
+    private func sameTree(_ target: JSONTarget, _ document: JSON) -> SQLFragment {
+        func nodes(_ source: SQLFragment) -> SQLFragment {
+            "SELECT fullkey, CASE WHEN type IN ('integer', 'real') THEN 'number' ELSE type END, atom FROM json_tree(\(source))"
+        }
+        let stored = json(target)
+        let given = SQLFragment.bind(.text(JSONWriter.string(document)))
+        return "(NOT EXISTS (\(nodes(stored)) EXCEPT \(nodes(given))) AND NOT EXISTS (\(nodes(given)) EXCEPT \(nodes(stored))))"
     }
 
     public func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
@@ -182,12 +197,28 @@ public struct SQLiteDialect: SQLDialect {
         return "CASE WHEN \(parentType) = 'array' THEN \(write(indexPath)) ELSE \(write(keyReading)) END"
     }
 
+    /// `current + amount`; a missing or non-numeric current value counts as 0.
     public func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
-        "(COALESCE(\(value(current)), 0) + \(bind: numberBinding(amount)))"
+        let start: SQLFragment = "CASE WHEN \(type(current)) IN ('integer', 'real') THEN \(value(current)) ELSE 0 END"
+        return exactNumber("(\(start) + \(bind: numberBinding(amount)))")
     }
 
+    /// A SQL number as a JSON value that reads back as the same number. `json_set` writes a real with
+    /// 15 significant digits (0.1 + 0.2 would become 0.3), so reals are written with the fewest of 15,
+    /// 16 or 17 digits that give the same double; integers are kept as they are.
+    private func exactNumber(_ number: SQLFragment) -> SQLFragment {
+        let digits = (15...16).map { "WHEN CAST(printf('%!.\($0)g', n) AS REAL) = n THEN printf('%!.\($0)g', n)" }
+        return "json((SELECT CASE WHEN typeof(n) <> 'real' THEN n \(raw: digits.joined(separator: " ")) ELSE printf('%!.17g', n) END "
+            + "FROM (SELECT \(number) AS n)))"
+    }
+
+    /// The bit operation on the current value truncated toward zero; 0 when it is missing, not a number,
+    /// or outside the 64-bit range (as ``FieldOperation/apply(to:)`` does).
     public func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
-        let base: SQLFragment = "CAST(COALESCE(\(value(current)), 0) AS INTEGER)"
+        let kind = type(current)
+        let number = value(current)
+        let base: SQLFragment = "(CASE WHEN \(kind) = 'integer' THEN \(number) WHEN \(kind) = 'real' AND abs(\(number)) < 9223372036854775808.0 "
+            + "THEN CAST(\(number) AS INTEGER) ELSE 0 END)"
         switch op {
         case .and: return "(\(base) & \(bind: .int(operand)))"
         case .or: return "(\(base) | \(bind: .int(operand)))"
@@ -203,14 +234,26 @@ public struct SQLiteDialect: SQLDialect {
         }
     }
 
+    /// The array at `current`; an empty one when the value is absent, null or not an array, as
+    /// ``FieldOperation/apply(to:)`` treats it.
     private func arrayOrEmpty(_ current: JSONTarget) -> SQLFragment {
-        "COALESCE(\(json(current)), '[]')"
+        "(CASE WHEN \(type(current)) = 'array' THEN \(json(current)) ELSE '[]' END)"
     }
 
+    /// SQLite functions take at most 127 arguments and a compound SELECT at most 500 terms, so long lists
+    /// are split into groups of this many elements.
+    static let groupSize = 60
+
     public func appending(_ current: JSONTarget, _ elements: [Value]) -> SQLFragment {
-        var call = "json_insert(\(arrayOrEmpty(current))" as SQLFragment
-        for element in elements { call.append(", '$[#]', \(jsonLiteral(element.wire))") }
-        call.append(")")
+        var call = arrayOrEmpty(current)
+        for start in stride(from: 0, to: max(elements.count, 1), by: Self.groupSize) {
+            var nested = "json_insert(\(call)" as SQLFragment
+            for element in elements[start..<min(start + Self.groupSize, elements.count)] {
+                nested.append(", '$[#]', \(jsonLiteral(element.wire))")
+            }
+            nested.append(")")
+            call = nested
+        }
         return call
     }
 
@@ -220,11 +263,16 @@ public struct SQLiteDialect: SQLDialect {
         let array = arrayOrEmpty(current)
         let element = JSONTarget(.element(alias: alias))
         var rows: [SQLFragment] = ["SELECT \(array) -> \(raw: alias).fullkey AS x FROM json_each(\(array)) AS \(raw: alias)"]
-        for value in elements {
-            rows.append(
-                "SELECT \(bind: .text(JSONWriter.string(value.wire))) WHERE NOT EXISTS "
-                    + "(SELECT 1 FROM json_each(\(array)) AS \(raw: alias) WHERE \(isElement(element, value)))"
-            )
+        let added: [SQLFragment] = elements.map { value in
+            "SELECT \(bind: .text(JSONWriter.string(value.wire))) WHERE NOT EXISTS "
+                + "(SELECT 1 FROM json_each(\(array)) AS \(raw: alias) WHERE \(isElement(element, value)))"
+        }
+        if added.count <= Self.groupSize {
+            rows += added
+        } else {
+            for start in stride(from: 0, to: added.count, by: Self.groupSize) {
+                rows.append("SELECT * FROM (\(Array(added[start..<min(start + Self.groupSize, added.count)]).joined(separator: " UNION ALL ")))")
+            }
         }
         return "json((SELECT json_group_array(json(x)) FROM (\(rows.joined(separator: " UNION ALL ")))))"
     }

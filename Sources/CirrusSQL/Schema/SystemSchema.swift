@@ -32,27 +32,68 @@ public enum SystemSchema {
                 "CREATE INDEX \"_cirrus_relations_target\" ON \(dialect.quote(relationsTable)) (\"owner_class\", \"field\", \"target_id\")",
             ]),
         ]
-        if dialect.name == "postgres" { list.append(setPathFunction) }
+        if dialect.name == "postgres" { list.append(jsonPathFunctions) }
         return list
     }
 
-    /// PostgreSQL: `jsonb_set` that creates missing parent objects, like SQLite's `json_set`.
-    static let setPathFunction = Migration(name: "0003_cirrus_set_path", statements: [
+    /// PostgreSQL: nested writes that behave like SQLite's `json_set` and `json_remove`, which the SQLite
+    /// dialect uses, so that both stores give the same document.
+    ///
+    /// `cirrus_set_path` creates missing parent objects (and appends when an index is exactly the length
+    /// of its array) and leaves the document unchanged when a parent is a scalar or `null`, when an array
+    /// is given a non-numeric segment, or when an index lies past the end. `cirrus_remove_path` leaves the
+    /// document unchanged where `#-` would raise an error. Nested `IF`s guard the casts, since PostgreSQL
+    /// does not promise to evaluate `AND` from left to right.
+    static let jsonPathFunctions = Migration(name: "0003_cirrus_json_paths", statements: [
         """
         CREATE OR REPLACE FUNCTION cirrus_set_path(document jsonb, path text[], value jsonb) RETURNS jsonb
         LANGUAGE plpgsql IMMUTABLE AS $$
         DECLARE
             depth int;
+            parent jsonb;
+            child jsonb;
         BEGIN
-            FOR depth IN 1 .. array_length(path, 1) - 1 LOOP
-                IF document #> path[1:depth] IS NULL OR jsonb_typeof(document #> path[1:depth]) = 'null' THEN
+            FOR depth IN 1 .. array_length(path, 1) LOOP
+                parent := document #> path[1:depth - 1];
+                IF jsonb_typeof(parent) = 'object' THEN
+                    child := parent -> path[depth];
+                ELSIF jsonb_typeof(parent) = 'array' AND path[depth] ~ '^[0-9]{1,9}$' THEN
+                    IF path[depth]::int > jsonb_array_length(parent) THEN
+                        RETURN document;
+                    END IF;
+                    child := parent -> path[depth]::int;
+                ELSE
+                    RETURN document;
+                END IF;
+                IF child IS NULL AND depth < array_length(path, 1) THEN
                     document := jsonb_set(document, path[1:depth], '{}'::jsonb, true);
                 END IF;
             END LOOP;
             RETURN jsonb_set(document, path, value, true);
         END
         $$
+        """,
         """
+        CREATE OR REPLACE FUNCTION cirrus_remove_path(document jsonb, path text[]) RETURNS jsonb
+        LANGUAGE plpgsql IMMUTABLE AS $$
+        DECLARE
+            depth int;
+            parent jsonb;
+        BEGIN
+            FOR depth IN 1 .. array_length(path, 1) LOOP
+                parent := document #> path[1:depth - 1];
+                IF jsonb_typeof(parent) = 'array' THEN
+                    IF path[depth] !~ '^[0-9]{1,9}$' THEN
+                        RETURN document;
+                    END IF;
+                ELSIF jsonb_typeof(parent) IS DISTINCT FROM 'object' THEN
+                    RETURN document;
+                END IF;
+            END LOOP;
+            RETURN document #- path;
+        END
+        $$
+        """,
     ])
 
     /// The DDL creating one class's table and its default indexes.

@@ -43,7 +43,7 @@ extension ConditionCompiler {
     func matchesAny(_ path: FieldPath, _ values: [Value]) -> SQLFragment {
         if !path.isNested, let column = Self.builtInColumns[path.root] {
             let conditions = values.map { compareColumn(column, .equal, $0) }
-            return conditions.isEmpty ? "FALSE" : "(" + conditions.joined(separator: " OR ") + ")"
+            return conditions.isEmpty ? "FALSE" : conditions.combined("OR")
         }
         guard !values.isEmpty else { return "FALSE" }
         var conditions: [SQLFragment] = []
@@ -52,7 +52,7 @@ extension ConditionCompiler {
         if !others.isEmpty {
             conditions.append(onFieldOrElements(path) { matchesAny($0, others) })
         }
-        return conditions.count == 1 ? conditions[0] : "(" + conditions.joined(separator: " OR ") + ")"
+        return conditions.count == 1 ? conditions[0] : conditions.combined("OR")
     }
 
     /// One target against a list: strings and numbers use `IN` lists (index friendly), the rest `OR`.
@@ -72,7 +72,7 @@ extension ConditionCompiler {
         if !strings.isEmpty { conditions.append("(\(dialect.hasKind(target, .string)) AND \(dialect.compare(target, in: strings)))") }
         if !numbers.isEmpty { conditions.append("(\(dialect.hasKind(target, .number)) AND \(dialect.compare(target, in: numbers)))") }
         conditions += rest.map { matches(target, .equal, $0) }
-        return conditions.count == 1 ? conditions[0] : "(" + conditions.joined(separator: " OR ") + ")"
+        return conditions.count == 1 ? conditions[0] : conditions.combined("OR")
     }
 
     /// One JSON target against one typed value, with the kind checked.

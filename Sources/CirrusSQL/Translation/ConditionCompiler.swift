@@ -24,16 +24,16 @@ public struct ConditionCompiler {
     public func compile(_ condition: Condition) -> SQLFragment {
         switch condition {
         case .always: return "TRUE"
-        case .and(let parts): return "(" + parts.map(compile).joined(separator: " AND ") + ")"
-        case .or(let parts): return "(" + parts.map(compile).joined(separator: " OR ") + ")"
-        case .nor(let parts): return negate("(" + parts.map(compile).joined(separator: " OR ") + ")")
+        case .and(let parts): return parts.isEmpty ? "TRUE" : parts.map(compile).combined("AND")
+        case .or(let parts): return parts.isEmpty ? "FALSE" : parts.map(compile).combined("OR")
+        case .nor(let parts): return parts.isEmpty ? "TRUE" : negate(parts.map(compile).combined("OR"))
         case .compare(let path, let op, let value): return compare(path, op, value)
         case .inList(let path, let values, let negated):
             let condition = matchesAny(path, values)
             return negated ? negate(condition) : condition
         case .containsAll(let path, let values):
             guard !values.isEmpty else { return "FALSE" }
-            return "(" + values.map { equals(path, $0) }.joined(separator: " AND ") + ")"
+            return UpdateCompiler.distinct(values).map { equals(path, $0) }.combined("AND")
         case .exists(let path, let flag): return exists(path, flag)
         case .size(let path, let count): return dialect.arrayCount(target(path), equals: count)
         case .regex(let path, let pattern, let options): return regex(path, pattern, options)

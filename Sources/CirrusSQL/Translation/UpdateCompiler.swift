@@ -44,7 +44,7 @@ public struct UpdateCompiler {
             }
         case .remove(let elements):
             newValue = dialect.removing(from: current, alias: conditions.nextAlias()) { element in
-                "(" + elements.map { conditions.matches(element, .equal, $0) }.joined(separator: " OR ") + ")"
+                elements.isEmpty ? "FALSE" : elements.map { conditions.matches(element, .equal, $0) }.combined("OR")
             }
         }
         return dialect.setting(document, column: column, path: path, to: newValue)

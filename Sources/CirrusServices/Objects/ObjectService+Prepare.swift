@@ -23,13 +23,14 @@ extension ObjectService {
     }
 
     /// Validates an update and builds its command; also returns the top-level keys it changes.
+    /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when the class does not exist.
     public func prepareUpdate(
         _ className: String, objectId: String, body: JSON, condition: Condition?, options: WriteOptions, caller: Caller
     ) async throws -> (WriteCommand.Update, [String]) {
         try checkWritable(className)
         try Self.checkObjectId(objectId)
         let update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
-        let schema = try await schemas.schema(of: className)
+        guard let schema = try await schemas.schema(of: className) else { throw Self.classNotFound(className) }
         let planner = WritePlanner(className: className, schema: schema, configuration: configuration)
         let command = try planner.update(objectId, update, condition: condition, now: Self.now())
         var keys: [String] = []

@@ -1,0 +1,51 @@
+import CirrusTesting
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A running `cirrus serve` process and a client pointed at it.
+struct LiveServer: Sendable {
+    let process: CirrusProcess
+    let host: String
+    let port: Int
+    let client: LiveClient
+
+    /// Waits until the server answers `GET /1.1/date` at `host:port`.
+    /// - Throws: when the process exits first or the server does not answer within a minute; the error
+    ///   carries the process output.
+    static func ready(_ process: CirrusProcess, host: String, port: Int, keys: AppKeys) async throws -> LiveServer {
+        let server = LiveServer(process: process, host: host, port: port, client: LiveClient(host: host, port: port, keys: keys))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else {
+                throw LiveTestError(description: "cirrus exited before it was ready. Output:\n\(process.output)")
+            }
+            if let reply = try? await server.client.send("GET", "/1.1/date", headers: [:]), reply.status == 200 {
+                return server
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.send(SIGKILL)
+        throw LiveTestError(description: "cirrus did not answer on \(host):\(port) within a minute. Output:\n\(process.output)")
+    }
+
+    /// Ends the server with `SIGTERM` and waits for it to exit.
+    @discardableResult
+    func stop() async throws -> CirrusProcess.Termination {
+        client.invalidate()
+        process.send(SIGTERM)
+        return try await process.waitForExit()
+    }
+
+    /// Ends the server with `SIGKILL`, as a crash would, and waits for it to be gone.
+    @discardableResult
+    func crash() async throws -> CirrusProcess.Termination {
+        client.invalidate()
+        process.send(SIGKILL)
+        return try await process.waitForExit()
+    }
+}

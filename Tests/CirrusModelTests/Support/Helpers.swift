@@ -1,0 +1,39 @@
+import CirrusModel
+
+/// The reason of the ``APIError`` that `body` throws, or `nil` when it throws nothing (or another error).
+func reason(of body: () throws -> Void) -> APIError.Reason? {
+    do {
+        try body()
+        return nil
+    } catch let error as APIError {
+        return error.reason
+    } catch {
+        return nil
+    }
+}
+
+/// Parses JSON text written in a test; a syntax error is a mistake in the test itself.
+func json(_ text: String) -> JSON {
+    do {
+        return try JSONParser.parse(text)
+    } catch {
+        preconditionFailure("invalid JSON in a test: \(text): \(error)")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so generated cases are the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}

@@ -1,0 +1,81 @@
+import CirrusSQL
+import Testing
+
+@Suite("SystemSchema")
+struct SystemSchemaTests {
+    @Test("the migrations table is created with the dialect's integer type")
+    func bootstrap() {
+        #expect(SystemSchema.bootstrap(SQLiteDialect())
+            == #"CREATE TABLE IF NOT EXISTS "_cirrus_migrations" ("name" TEXT PRIMARY KEY, "applied_at" INTEGER NOT NULL)"#)
+        #expect(SystemSchema.bootstrap(PostgresDialect())
+            == #"CREATE TABLE IF NOT EXISTS "_cirrus_migrations" ("name" TEXT PRIMARY KEY, "applied_at" BIGINT NOT NULL)"#)
+    }
+
+    @Test("SQLite applies the registry and relation migrations, PostgreSQL also its JSON path functions")
+    func migrationNames() {
+        #expect(SystemSchema.migrations(SQLiteDialect()).map(\.name) == ["0001_schema_registry", "0002_relations"])
+        #expect(SystemSchema.migrations(PostgresDialect()).map(\.name)
+            == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths"])
+    }
+
+    @Test("the registry and relation tables are pinned for both dialects", arguments: [
+        (SQLiteDialect() as any SQLDialect, "INTEGER"), (PostgresDialect() as any SQLDialect, "BIGINT"),
+    ])
+    func registryTables(_ dialect: any SQLDialect, _ integer: String) {
+        let statements = SystemSchema.migrations(dialect).prefix(2).flatMap(\.statements)
+        #expect(statements == [
+            #"CREATE TABLE "_cirrus_classes" ("name" TEXT PRIMARY KEY, "table_name" TEXT NOT NULL UNIQUE, "created_at" "#
+                + integer + " NOT NULL)",
+            #"CREATE TABLE "_cirrus_fields" ("class_name" TEXT NOT NULL, "field" TEXT NOT NULL, "type" TEXT NOT NULL, "#
+                + #"PRIMARY KEY ("class_name", "field"))"#,
+            #"CREATE TABLE "_cirrus_relations" ("owner_class" TEXT NOT NULL, "field" TEXT NOT NULL, "owner_id" TEXT NOT NULL, "#
+                + #""target_class" TEXT NOT NULL, "target_id" TEXT NOT NULL, "#
+                + #"PRIMARY KEY ("owner_class", "field", "owner_id", "target_id"))"#,
+            #"CREATE INDEX "_cirrus_relations_target" ON "_cirrus_relations" ("owner_class", "field", "target_id")"#,
+        ])
+    }
+
+    @Test("PostgreSQL installs cirrus_set_path and cirrus_remove_path as immutable plpgsql functions")
+    func pathFunctions() throws {
+        let migration = try #require(SystemSchema.migrations(PostgresDialect()).last)
+        #expect(migration.statements.count == 2)
+        let setPath = try #require(migration.statements.first)
+        let removePath = try #require(migration.statements.last)
+        #expect(setPath.hasPrefix(
+            "CREATE OR REPLACE FUNCTION cirrus_set_path(document jsonb, path text[], value jsonb) RETURNS jsonb\n"
+                + "LANGUAGE plpgsql IMMUTABLE AS $$\n"))
+        #expect(setPath.contains("RETURN jsonb_set(document, path, value, true);"))
+        #expect(setPath.contains("document := jsonb_set(document, path[1:depth], '{}'::jsonb, true);"))
+        #expect(setPath.contains("IF path[depth]::int > jsonb_array_length(parent) THEN"))
+        #expect(setPath.hasSuffix("END\n$$"))
+        #expect(removePath.hasPrefix(
+            "CREATE OR REPLACE FUNCTION cirrus_remove_path(document jsonb, path text[]) RETURNS jsonb\n"
+                + "LANGUAGE plpgsql IMMUTABLE AS $$\n"))
+        #expect(removePath.contains("RETURN document #- path;"))
+        #expect(removePath.hasSuffix("END\n$$"))
+    }
+
+    @Test("an object table has id, times in milliseconds, an optional ACL, the document and two time indexes")
+    func objectTable() {
+        #expect(SystemSchema.createObjectTable(SQLiteDialect(), table: "o_gamescore") == [
+            #"CREATE TABLE IF NOT EXISTS "o_gamescore" ("id" TEXT PRIMARY KEY, "created_at" INTEGER NOT NULL, "#
+                + #""updated_at" INTEGER NOT NULL, "acl" TEXT, "data" TEXT NOT NULL)"#,
+            #"CREATE INDEX IF NOT EXISTS "o_gamescore_created_at" ON "o_gamescore" ("created_at")"#,
+            #"CREATE INDEX IF NOT EXISTS "o_gamescore_updated_at" ON "o_gamescore" ("updated_at")"#,
+        ])
+        #expect(SystemSchema.createObjectTable(PostgresDialect(), table: "o_gamescore") == [
+            #"CREATE TABLE IF NOT EXISTS "o_gamescore" ("id" TEXT PRIMARY KEY, "created_at" BIGINT NOT NULL, "#
+                + #""updated_at" BIGINT NOT NULL, "acl" JSONB, "data" JSONB NOT NULL)"#,
+            #"CREATE INDEX IF NOT EXISTS "o_gamescore_created_at" ON "o_gamescore" ("created_at")"#,
+            #"CREATE INDEX IF NOT EXISTS "o_gamescore_updated_at" ON "o_gamescore" ("updated_at")"#,
+        ])
+    }
+
+    @Test("table names are o_ and the lower-cased class, suffixed when a case variant took the name")
+    func tableNames() {
+        #expect(SystemSchema.tableName(for: "GameScore", taken: []) == "o_gamescore")
+        #expect(SystemSchema.tableName(for: "_User", taken: ["o_gamescore"]) == "o__user")
+        #expect(SystemSchema.tableName(for: "gameScore", taken: ["o_gamescore"]) == "o_gamescore_2")
+        #expect(SystemSchema.tableName(for: "GAMESCORE", taken: ["o_gamescore", "o_gamescore_2"]) == "o_gamescore_3")
+    }
+}

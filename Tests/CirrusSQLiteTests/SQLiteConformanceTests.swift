@@ -1,0 +1,24 @@
+import CirrusSQLite
+import CirrusStorage
+import CirrusTesting
+import Testing
+
+@Suite("The SQLite store passes the storage conformance suite")
+struct SQLiteConformanceTests {
+    /// Each check runs on a new database file in its own temporary directory.
+    static let conformance = StorageConformance.inTemporaryDirectory { directory in
+        try SQLiteStorageAdapter(path: directory + "/cirrus.sqlite")
+    }
+
+    @Test("the SQLite store behaves as the conformance check requires", arguments: StorageConformance.checks)
+    func conformance(_ check: StorageCheck) async throws {
+        do {
+            try await Self.conformance.run(check)
+        } catch let failure as ConformanceFailure {
+            Issue.record(
+                Comment(rawValue: failure.message),
+                sourceLocation: SourceLocation(fileID: failure.fileID, filePath: failure.filePath, line: failure.line, column: failure.column)
+            )
+        }
+    }
+}

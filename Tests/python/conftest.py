@@ -1,0 +1,179 @@
+"""Fixtures that run a real `cirrus serve` and point the LeanCloud Python SDK (leancloud==3.0.2) at it.
+
+The server binary comes from CIRRUS_BIN (scripts/test sets it), else <repo>/.build/debug/cirrus. It listens on a
+free loopback port with a temporary data directory and the keys below. The SDK reaches it through
+LEANCLOUD_API_SERVER; its AppRouter, which would ask the internet where the app lives, is replaced by a class that
+raises, and every response the SDK receives is recorded so tests can check what went over the wire.
+"""
+
+import itertools
+import os
+import re
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+APP_ID = "pytest-app-id"
+APP_KEY = "pytest-app-key"
+MASTER_KEY = "pytest-master-key"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class CirrusServer:
+    """A running `cirrus serve` child process."""
+
+    def __init__(self, binary, data_dir, log_path):
+        self.port = free_port()
+        self.url = "http://127.0.0.1:%d" % self.port
+        self.log_path = log_path
+        self._log = open(log_path, "wb")
+        self.process = subprocess.Popen(
+            [
+                binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data_dir),
+                "--app-id", APP_ID, "--app-key", APP_KEY, "--master-key", MASTER_KEY,
+            ],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env={k: v for k, v in os.environ.items() if not k.startswith("CIRRUS_")},
+        )
+
+    def output(self):
+        return Path(self.log_path).read_text(errors="replace")
+
+    def wait_until_ready(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("cirrus exited with %s before it was ready:\n%s" % (self.process.returncode, self.output()))
+            try:
+                if requests.get(self.url + "/1.1/date", timeout=2).status_code == 200:
+                    return
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("cirrus did not answer on %s within %ss:\n%s" % (self.url, timeout, self.output()))
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            code = self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            code = None
+        self._log.close()
+        return code
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def cirrus_binary():
+    binary = os.environ.get("CIRRUS_BIN") or str(REPO_ROOT / ".build" / "debug" / "cirrus")
+    if not os.access(binary, os.X_OK):
+        pytest.exit(
+            "cirrus executable not found at %s: run `swift build --product cirrus` or set CIRRUS_BIN" % binary,
+            returncode=2,
+        )
+    return binary
+
+
+class NoAppRouter:
+    """Stands in for leancloud.app_router.AppRouter: the tests must never ask the internet for hosts."""
+
+    def __init__(self, *args, **kwargs):
+        raise AssertionError("the LeanCloud SDK tried to use its AppRouter: LEANCLOUD_API_SERVER is not in effect")
+
+
+@pytest.fixture(scope="session")
+def cirrus(tmp_path_factory):
+    """The server for the whole session."""
+    root = tmp_path_factory.mktemp("cirrus")
+    server = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log")
+    try:
+        server.wait_until_ready()
+    except Exception:
+        server.stop()
+        raise
+    yield server
+    code = server.stop()
+    assert code == 0, "cirrus exited with %s:\n%s" % (code, server.output())
+
+
+@pytest.fixture(scope="session")
+def leancloud_sdk(cirrus):
+    """The `leancloud` module, initialised with the app key (not the master key) against the server."""
+    previous = os.environ.get("LEANCLOUD_API_SERVER")
+    os.environ["LEANCLOUD_API_SERVER"] = cirrus.url
+    import leancloud
+    import leancloud.app_router
+    import leancloud.client
+
+    leancloud.app_router.AppRouter = NoAppRouter
+    leancloud.client.AppRouter = NoAppRouter
+    leancloud.client.app_router = None
+    leancloud.init(APP_ID, app_key=APP_KEY, master_key=MASTER_KEY)
+    leancloud.use_master_key(False)
+    yield leancloud
+    if previous is None:
+        os.environ.pop("LEANCLOUD_API_SERVER", None)
+    else:
+        os.environ["LEANCLOUD_API_SERVER"] = previous
+
+
+@pytest.fixture
+def leancloud(leancloud_sdk):
+    """The SDK, with the app key in use again after a test that changed it."""
+    leancloud_sdk.client.init(APP_ID, app_key=APP_KEY, master_key=MASTER_KEY)
+    leancloud_sdk.use_master_key(False)
+    yield leancloud_sdk
+    leancloud_sdk.client.init(APP_ID, app_key=APP_KEY, master_key=MASTER_KEY)
+    leancloud_sdk.use_master_key(False)
+
+
+@pytest.fixture
+def wire(leancloud_sdk, cirrus):
+    """Every response the SDK's HTTP session receives during the test, in order (each has `.request`)."""
+    responses = []
+
+    def record(response, *args, **kwargs):
+        responses.append(response)
+
+    hooks = leancloud_sdk.client.session.hooks["response"]
+    hooks.append(record)
+    yield responses
+    hooks.remove(record)
+    strays = [r.request.url for r in responses if not r.request.url.startswith(cirrus.url + "/1.1/")]
+    assert not strays, "requests went elsewhere than the server: %s" % strays
+
+
+_class_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def class_name(request):
+    """A class name no other test uses, so tests do not see each other's objects."""
+    words = re.sub(r"[^A-Za-z0-9]+", " ", request.node.name).title().replace(" ", "")
+    return "Py%s%d" % (words[:60], next(_class_numbers))
+
+
+@pytest.fixture
+def raw(cirrus):
+    """Plain `requests` access to the server, for what the SDK cannot send."""
+
+    class Raw:
+        url = cirrus.url
+
+        @staticmethod
+        def request(method, path, headers=None, **kwargs):
+            return requests.request(method, cirrus.url + path, headers=headers or {}, timeout=30, **kwargs)
+
+    return Raw()
