@@ -13,6 +13,7 @@ public final class SQLiteStorageAdapter: StorageAdapter {
     let pool: DatabasePool
     let dialect = SQLiteDialect()
     let tables = TableDirectory()
+    let closeOnce = OnceFlag()
 
     /// Opens (creating if needed) the database at `path`.
     /// - Throws: when the file cannot be opened.
@@ -82,6 +83,8 @@ public final class SQLiteStorageAdapter: StorageAdapter {
     /// Moves the write-ahead log into the database file (so that after a clean stop the file alone holds every
     /// write), then closes every connection.
     public func close() async throws {
+        // Closing twice is a no-op: GRDB crashes on a second close of the pool.
+        guard closeOnce.claim() else { return }
         do {
             try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         } catch {
@@ -136,5 +139,18 @@ final class TableDirectory: @unchecked Sendable {
 
     func record(className: String, table: String) {
         lock.withLock { tables[className] = table }
+    }
+}
+
+/// True for the first caller of `claim()` only.
+final class OnceFlag: @unchecked Sendable {
+    private var claimed = false
+    private let lock = Lock()
+
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
     }
 }

@@ -15,6 +15,7 @@ extension StorageConformance {
     static var missingClassChecks: [StorageCheck] {
         [
             StorageCheck("a class that does not exist reads as empty and refuses updates and deletes with objectNotFound", missingClass),
+            StorageCheck("closing a store twice is harmless", closeTwice),
         ]
     }
 
@@ -133,6 +134,8 @@ extension StorageConformance {
             ("nor", .nor([cmp("flag", .equal, .bool(true)), cmp("score", .greaterThan, .int(25))]), ["qb", "qe"]),
             ("nested and/or", .or([.and([cmp("flag", .equal, .bool(true)), cmp("score", .greaterThan, .int(0))]), .exists(path("note"), false)]),
                 ["qa", "qb", "qd", "qe"]),
+            ("in with a whole array matches an array field equal to it", .inList(path("nums"), [.array([.int(4), .int(5)])], negated: false), ["qb"]),
+            ("in with a whole array or an element", .inList(path("nums"), [.array([.int(4), .int(5)]), .int(3)], negated: false), ["qa", "qb"]),
             ("empty and", .and([]), ["qa", "qb", "qc", "qd", "qe"]),
             ("empty or", .or([]), []),
             ("empty nor", .nor([]), ["qa", "qb", "qc", "qd", "qe"]),
@@ -228,6 +231,12 @@ extension StorageConformance {
         try verifyEqual(try await driver.fields("Whole", "w1")["list"], [["b": 1, "a": 2], "x"], "the list after AddUnique of an equal object")
         try await driver.updated("Whole", "w1", ["list": ["__op": "Remove", "objects": [["a": 2, "b": 1]]]])
         try verifyEqual(try await driver.fields("Whole", "w1")["list"], ["x"], "the list after Remove of an equal object")
+    }
+
+    /// The runner closes the store again after this check.
+    static func closeTwice(_ driver: StorageConformanceDriver) async throws {
+        try await driver.insert("Item", ["name": "x"], id: "c1", createdAt: stamp(1))
+        try await driver.store.close()
     }
 
     static func missingClass(_ driver: StorageConformanceDriver) async throws {

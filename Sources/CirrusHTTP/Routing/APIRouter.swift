@@ -1,4 +1,4 @@
-public import CirrusModel
+import CirrusModel
 public import HTTPTypes
 
 /// A table of endpoints matched on method and path segments, shared by all dialects.

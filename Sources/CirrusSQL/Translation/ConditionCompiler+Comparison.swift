@@ -52,6 +52,11 @@ extension ConditionCompiler {
         if !others.isEmpty {
             conditions.append(onFieldOrElements(path) { matchesAny($0, others) })
         }
+        // An array operand also matches an array field equal to it as a whole.
+        let arrays = others.filter { if case .array = $0 { true } else { false } }
+        if !arrays.isEmpty, shape(of: path) == .array {
+            conditions += arrays.map { matches(target(path), .equal, $0) }
+        }
         return conditions.count == 1 ? conditions[0] : conditions.combined("OR")
     }
 

@@ -51,10 +51,11 @@ struct WritePlanner {
         return introduced
     }
 
-    /// The type a top-level field gets: the operation's, or Object/Array for a write below it.
+    /// The type a top-level field gets: the operation's, or Object for a write below it.
     private static func type(of operation: FieldOperation, at path: FieldPath) -> FieldType? {
         guard path.isNested else { return operation.fieldType }
-        return FieldPath.isIndex(path.segments[1]) ? .array : .object
+        // Below a field that does not exist yet, both stores create objects, numeric keys included.
+        return .object
     }
 
     private static func isCompatible(_ recorded: FieldType, _ attempted: FieldType, nested: Bool) -> Bool {
