@@ -1,7 +1,6 @@
 import CirrusModel
 import CirrusSQL
 import CirrusStorage
-import Foundation
 import GRDB
 
 extension SQLiteStorageAdapter {
@@ -172,7 +171,7 @@ final class WriteSession {
         if let table = try table(for: className) { return table }
         let taken = Set(try adapter.rows(db, registry.allClasses).map { $0[1] as String })
         let table = SystemSchema.tableName(for: className, taken: taken)
-        try adapter.execute(db, registry.insertClass(className, table: table, at: .now))
+        try adapter.execute(db, registry.insertClass(className, table: table, at: .now()))
         for statement in SystemSchema.createObjectTable(dialect, table: table) { try db.execute(sql: statement) }
         createdTables[className] = table
         return table
@@ -189,12 +188,5 @@ final class WriteSession {
             guard let attempted = fields[field], let recorded = FieldType(storedName: row[2]), recorded != attempted else { continue }
             throw StorageError.typeConflict(field: field, recorded: recorded, attempted: attempted)
         }
-    }
-}
-
-extension Timestamp {
-    /// The current time.
-    static var now: Timestamp {
-        Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }

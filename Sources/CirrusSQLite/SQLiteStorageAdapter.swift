@@ -44,7 +44,7 @@ public final class SQLiteStorageAdapter: StorageAdapter {
                 for statement in migration.statements { try db.execute(sql: statement) }
                 try db.execute(
                     sql: "INSERT INTO \(self.dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") VALUES (?, ?)",
-                    arguments: [migration.name, Int64(Date().timeIntervalSince1970 * 1000)]
+                    arguments: [migration.name, Timestamp.now().millisecondsSince1970]
                 )
             }
         }

@@ -1,15 +1,14 @@
 import CirrusModel
 import HTTPTypes
-import Foundation
 
 /// Endpoints that need no credentials: server time.
 struct SystemController: Sendable {
     func register(on router: inout APIRouter) {
         router.on(.get, "date", dialects: [.leancloud, .parse], authenticated: false) { _ in
-            APIResponse(body: ["__type": "Date", "iso": .string(Self.now().iso8601)])
+            APIResponse(body: ["__type": "Date", "iso": .string(Timestamp.now().iso8601)])
         }
         router.on(.get, "timestamp", dialects: [.bmob], authenticated: false) { _ in
-            let now = Self.now()
+            let now = Timestamp.now()
             return APIResponse(body: [
                 "timestamp": .int(now.millisecondsSince1970 / 1000), "datetime": .string(Dialect.bmob.format(now)),
             ])
@@ -17,7 +16,4 @@ struct SystemController: Sendable {
         router.on(.get, "health", authenticated: false) { _ in APIResponse(body: ["status": "ok"]) }
     }
 
-    static func now() -> Timestamp {
-        Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-    }
 }

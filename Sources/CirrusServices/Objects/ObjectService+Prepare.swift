@@ -19,7 +19,7 @@ extension ObjectService {
         let update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
         let schema = try await schemas.schema(of: className)
         let planner = WritePlanner(className: className, schema: schema, configuration: configuration)
-        return try planner.insert(update, options: options, now: Self.now())
+        return try planner.insert(update, options: options, now: Timestamp.now())
     }
 
     /// Validates an update and builds its command; also returns the top-level keys it changes.
@@ -32,7 +32,7 @@ extension ObjectService {
         let update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
         guard let schema = try await schemas.schema(of: className) else { throw Self.classNotFound(className) }
         let planner = WritePlanner(className: className, schema: schema, configuration: configuration)
-        let command = try planner.update(objectId, update, condition: condition, now: Self.now())
+        let command = try planner.update(objectId, update, condition: condition, now: Timestamp.now())
         var keys: [String] = []
         for (path, _) in update.operations where !keys.contains(path.root) { keys.append(path.root) }
         return (command, keys)

@@ -1,6 +1,5 @@
 public import CirrusModel
 public import CirrusStorage
-import Foundation
 import Logging
 
 /// Creating, reading, updating and deleting objects: validation, schema, then one store call.
@@ -71,9 +70,6 @@ public struct ObjectService: Sendable {
         }
     }
 
-    static func now() -> Timestamp {
-        Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-    }
 }
 
 extension WriteResult {
