@@ -4,8 +4,26 @@ extension Condition {
     /// - Parameter defaultOffsetMinutes: the zone of dates written without one.
     /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for unknown operators or bad operands.
     public init(where json: JSON, defaultOffsetMinutes: Int = 0) throws(APIError) {
-        let decoder = ConditionDecoder(defaultOffsetMinutes: defaultOffsetMinutes)
-        self = try decoder.decode(json)
+        try self.init(where: json, options: ConditionOptions(defaultOffsetMinutes: defaultOffsetMinutes))
+    }
+
+    /// Decodes `where` with dialect options.
+    /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for unknown operators or bad operands.
+    public init(where json: JSON, options: ConditionOptions) throws(APIError) {
+        self = try ConditionDecoder(options: options, insideCompound: false).decode(json)
+    }
+}
+
+/// How a dialect reads `where`.
+public struct ConditionOptions: Sendable, Hashable {
+    /// The zone of dates written without one, in minutes east of UTC (Bmob: Beijing time).
+    public var defaultOffsetMinutes: Int
+    /// The maximum distance of `$nearSphere` without one, in radians (Bmob: 100 km); `nil` for none.
+    public var defaultMaximumDistance: Double?
+
+    public init(defaultOffsetMinutes: Int = 0, defaultMaximumDistance: Double? = nil) {
+        self.defaultOffsetMinutes = defaultOffsetMinutes
+        self.defaultMaximumDistance = defaultMaximumDistance
     }
 }
 
@@ -19,8 +37,12 @@ extension Value {
     }
 }
 
-private struct ConditionDecoder {
-    let defaultOffsetMinutes: Int
+struct ConditionDecoder {
+    let options: ConditionOptions
+    /// Whether the decoder is inside `$or`/`$and`/`$nor`, where geo constraints are not allowed.
+    let insideCompound: Bool
+
+    var defaultOffsetMinutes: Int { options.defaultOffsetMinutes }
 
     func decode(_ json: JSON) throws(APIError) -> Condition {
         switch json {
@@ -42,6 +64,7 @@ private struct ConditionDecoder {
             case "$or": parts.append(.or(try decodeList(value, key)))
             case "$and": parts.append(.all(try decodeList(value, key)))
             case "$nor": parts.append(.nor(try decodeList(value, key)))
+            case "$relatedTo": parts.append(try relatedTo(value))
             default:
                 guard !key.hasPrefix("$") else { throw invalid("unsupported operator \(key)") }
                 parts.append(try decodeField(key, value))
@@ -52,8 +75,9 @@ private struct ConditionDecoder {
 
     private func decodeList(_ json: JSON, _ key: String) throws(APIError) -> [Condition] {
         guard case .array(let items) = json, !items.isEmpty else { throw invalid("\(key) needs a non-empty array") }
+        let inner = ConditionDecoder(options: options, insideCompound: true)
         var parts: [Condition] = []
-        for item in items { parts.append(try decode(item)) }
+        for item in items { parts.append(try inner.decode(item)) }
         return parts
     }
 
@@ -67,7 +91,8 @@ private struct ConditionDecoder {
         if members["$options"] != nil, members["$regex"] == nil { throw invalid("$options needs $regex on '\(path)'") }
         var parts: [Condition] = []
         let options = members["$options"]?.stringValue ?? ""
-        for op in members.keys.sorted() where op != "$options" {
+        if members["$nearSphere"] != nil { parts.append(try near(path, members)) }
+        for op in members.keys.sorted() where op != "$options" && !Self.nearKeys.contains(op) {
             parts.append(try decodeOperator(op, members[op]!, path: path, options: options))
         }
         return .all(parts)
@@ -93,6 +118,10 @@ private struct ConditionDecoder {
         case "$regex":
             guard let pattern = json.stringValue else { throw invalid("$regex needs a string") }
             return try regex(path, pattern, options)
+        case "$inQuery", "$notInQuery": return .inQuery(path, try subQuery(json, op), negated: op == "$notInQuery")
+        case "$select", "$dontSelect": return try select(path, json, op)
+        case "$within": return try withinBox(path, json)
+        case "$geoWithin": return try geoWithin(path, json)
         default:
             throw invalid("unsupported operator \(op) on '\(path)'")
         }
@@ -104,7 +133,7 @@ private struct ConditionDecoder {
         return .regex(path, pattern: pattern, options: options)
     }
 
-    private func fieldPath(_ key: String) throws(APIError) -> FieldPath {
+    func fieldPath(_ key: String) throws(APIError) -> FieldPath {
         if FieldName.isIdentifier(key) { return FieldPath(field: key) }
         do {
             return try FieldPath(parsing: key)
@@ -121,7 +150,7 @@ private struct ConditionDecoder {
     }
 
     /// A constant; dates on `createdAt`/`updatedAt` may also be sent as bare ISO strings.
-    private func operand(_ json: JSON, for path: FieldPath) throws(APIError) -> Value {
+    func operand(_ json: JSON, for path: FieldPath) throws(APIError) -> Value {
         if !path.isNested, path.root == "createdAt" || path.root == "updatedAt", case .string(let text) = json,
             let stamp = Timestamp(parsing: text, defaultOffsetMinutes: defaultOffsetMinutes)
         {
@@ -134,7 +163,7 @@ private struct ConditionDecoder {
         }
     }
 
-    private func invalid(_ detail: String) -> APIError {
+    func invalid(_ detail: String) -> APIError {
         APIError(.invalidQuery, "Invalid query: \(detail).")
     }
 }

@@ -18,6 +18,22 @@ public indirect enum Condition: Sendable, Hashable {
     case size(FieldPath, Int64)
     /// `$regex` with `$options`.
     case regex(FieldPath, pattern: String, options: String)
+    /// `$inQuery` / `$notInQuery`: the field points to an object (or holds pointers, one of which points to an
+    /// object) that the sub-query finds.
+    case inQuery(FieldPath, SubQuery, negated: Bool)
+    /// `$select` / `$dontSelect`: the field equals the `key` of an object the sub-query finds.
+    case select(FieldPath, SubQuery, key: FieldPath, negated: Bool)
+    /// `$relatedTo`: the object is a member of `object`'s Relation field `key`.
+    case relatedTo(Pointer, key: String)
+    /// `$nearSphere`: within the distances (radians of arc on the sphere) from `point`; results come nearest
+    /// first unless the query names an order.
+    case near(FieldPath, GeoPoint, maximumDistance: Double?, minimumDistance: Double?)
+    /// `$within: {$box: [southwest, northeast]}`.
+    case withinBox(FieldPath, southwest: GeoPoint, northeast: GeoPoint)
+    /// `$geoWithin: {$polygon: [...]}`: inside the polygon (at least three vertices).
+    case withinPolygon(FieldPath, [GeoPoint])
+    /// `$geoWithin: {$centerSphere: [center, radius]}`: within `radius` radians of `center`.
+    case withinSphere(FieldPath, center: GeoPoint, radius: Double)
 
     /// The comparison operators.
     public enum Comparison: String, Sendable, Hashable, CaseIterable {
@@ -28,6 +44,10 @@ public indirect enum Condition: Sendable, Hashable {
         case greaterThan = "$gt"
         case greaterThanOrEqual = "$gte"
     }
+
+    /// The radius of the Earth used to turn kilometres and miles into radians (as the LeanCloud SDKs do).
+    public static let earthRadiusKilometers = 6371.0
+    public static let earthRadiusMiles = 3958.8
 
     /// Combines conditions with AND, dropping `always` and flattening nested ANDs.
     public static func all(_ parts: [Condition]) -> Condition {
@@ -44,5 +64,21 @@ public indirect enum Condition: Sendable, Hashable {
         case 1: return flat[0]
         default: return .and(flat)
         }
+    }
+}
+
+/// The inner query of `$inQuery`, `$notInQuery`, `$select` and `$dontSelect`.
+///
+/// As in LeanCloud, the inner query finds at most `limit` objects (100 by default, 1000 at most), and only those
+/// take part in the outer condition.
+public struct SubQuery: Sendable, Hashable {
+    public var className: String
+    public var condition: Condition
+    public var limit: Int
+
+    public init(className: String, condition: Condition, limit: Int = 100) {
+        self.className = className
+        self.condition = condition
+        self.limit = limit
     }
 }

@@ -37,6 +37,8 @@ public struct ConditionCompiler {
         case .exists(let path, let flag): return exists(path, flag)
         case .size(let path, let count): return dialect.arrayCount(target(path), equals: count)
         case .regex(let path, let pattern, let options): return regex(path, pattern, options)
+        case .inQuery, .select, .relatedTo, .near, .withinBox, .withinPolygon, .withinSphere:
+            return "FALSE"  // PLACEHOLDER-ISSUE3: compiled by the query helper
         }
     }
 
