@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "CirrusModel", swiftSettings: swiftSettings),
         // Pure SQL generation for SQLite and PostgreSQL.
         .target(name: "CirrusSQL", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
+        // CQL (LeanCloud) and BQL (Bmob): parser and compilation to queries, aggregations and writes. Pure.
+        .target(name: "CirrusQueryLanguage", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
         // The storage port: the adapter protocol, write commands, storage errors.
         .target(name: "CirrusStorage", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
         // The embedded SQLite adapter (GRDB, WAL, one writer and a reader pool).
@@ -42,7 +44,7 @@ let package = Package(
         .target(
             name: "CirrusServices",
             dependencies: [
-                "CirrusModel", "CirrusStorage",
+                "CirrusModel", "CirrusStorage", "CirrusQueryLanguage",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -84,6 +86,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CirrusModelTests", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusQueryLanguageTests", dependencies: ["CirrusQueryLanguage"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusHTTPTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
