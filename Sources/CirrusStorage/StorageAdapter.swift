@@ -21,6 +21,12 @@ public protocol StorageAdapter: Sendable {
     /// The objects of a class with these ids, in any order; missing ids are left out.
     func fetch(className: String, ids: [String]) async throws -> [StoredObject]
 
+    /// The objects of several classes by pointer, in one statement; missing objects are left out.
+    func fetch(_ pointers: [Pointer]) async throws -> [StoredObject]
+
+    /// The rows of a statistics query (group keys and computed values), computed in SQL.
+    func aggregate(_ request: StorageAggregation) async throws -> [JSON]
+
     /// The objects matching a query, ordered and paged.
     func find(_ query: StorageQuery) async throws -> [StoredObject]
 

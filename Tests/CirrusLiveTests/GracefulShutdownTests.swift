@@ -33,17 +33,12 @@ struct GracefulShutdownTests {
         }
     }
 
-    @Test(
-        "SIGTERM lets requests in flight complete, then the store is closed and the process exits 0",
-        .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp"), "reads the kernel's socket table")
-    )
+    @Test("SIGTERM lets requests in flight complete, then the store is closed and the process exits 0")
     func inFlightRequestsComplete() async throws {
         try await Sandbox.with { sandbox in
-            let server = try await sandbox.startServer()
+            let server = try await sandbox.startServer(extra: ["--log-level", "debug"])
             let held = try (0..<3).map { try HeldRequest(port: server.port, keys: Sandbox.keys, index: $0) }
-            for request in held {
-                try await KernelSocketTable.waitUntilRead(serverPort: server.port, clientPort: request.connection.localPort)
-            }
+            try await Self.waitUntilStarted(held.count, path: "/1.1/classes/Inflight", in: server.process)
 
             server.process.send(SIGTERM)
             try await Self.waitUntilRefused(port: server.port)
@@ -69,6 +64,21 @@ struct GracefulShutdownTests {
                 #expect(fetched.json["index"] == .int(Int64(index)))
             }
             try await restarted.stop()
+        }
+    }
+
+    /// Waits until the server's debug log shows `count` requests to `path` started: their heads were read and they
+    /// are in flight, waiting for the rest of their bodies.
+    static func waitUntilStarted(_ count: Int, path: String, in process: CirrusProcess) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        func started() -> Int {
+            process.output.split(separator: "\n").filter { $0.contains("request started") && $0.contains("path=\(path)") }.count
+        }
+        while started() < count {
+            guard ContinuousClock.now < deadline else {
+                throw LiveTestError(description: "The server did not start \(count) requests within a minute:\n\(process.output)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 

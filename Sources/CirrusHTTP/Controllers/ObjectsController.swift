@@ -46,11 +46,14 @@ struct ObjectsController: Sendable {
         let parameters = QueryParameters(request: request)
         let include = try parameters.include()
         let keys = try parameters.keys()
-        guard let object = try await objects.get(className, objectId: request.parameter("objectId"), include: include, caller: request.caller) else {
+        guard let object = try await objects.get(className, objectId: request.parameter("objectId"), include: include.paths, caller: request.caller)
+        else {
             return missingObject(request)
         }
         let schema = try await objects.schema(of: className)
-        let body = ObjectEncoder(dialect: request.dialect).encode(object, schema: schema, returnACL: request.flag("returnACL"), keys: keys)
+        let body = ObjectEncoder(dialect: request.dialect).encode(
+            object, schema: schema, returnACL: request.flag("returnACL"), keys: keys, include: include
+        )
         return APIResponse(body: body)
     }
 
@@ -118,19 +121,5 @@ struct ObjectsController: Sendable {
             throw APIError(.objectNotFound, request.dialect == .parse ? "Object not found." : "object not found for \(raw).")
         }
         return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
-    }
-
-    func find(_ request: APIRequest) async throws -> APIResponse {
-        let className = request.parameter("className")
-        let parameters = QueryParameters(request: request)
-        let query = try parameters.query(className: className)
-        let withCount = request.flag("count")
-        let (found, count) = try await objects.find(query, withCount: withCount, caller: request.caller)
-        let schema = try await objects.schema(of: className)
-        let encoder = ObjectEncoder(dialect: request.dialect)
-        let returnACL = request.flag("returnACL")
-        var body: [String: JSON] = ["results": .array(found.map { encoder.encode($0, schema: schema, returnACL: returnACL, keys: query.keys) })]
-        if let count { body["count"] = .int(Int64(count)) }
-        return APIResponse(body: .object(body))
     }
 }

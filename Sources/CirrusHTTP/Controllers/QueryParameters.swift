@@ -15,7 +15,7 @@ struct QueryParameters {
         } catch {
             throw APIError(.invalidJSON, "'where' is not valid JSON: \(error.description).")
         }
-        return try Condition(where: json, defaultOffsetMinutes: request.dialect.defaultOffsetMinutes)
+        return try Condition(where: json, options: request.dialect.conditionOptions)
     }
 
     /// The `where` of a conditional update or delete, or `nil`.
@@ -52,23 +52,16 @@ struct QueryParameters {
         return selection.included.isEmpty && selection.excluded.isEmpty ? nil : selection
     }
 
-    /// `include=a,b.c` (spaces around commas allowed).
-    func include() throws(APIError) -> [FieldPath] {
-        var paths: [FieldPath] = []
-        for raw in (request.query["include"] ?? "").split(separator: ",") {
-            let name = raw.trimmingCharacters(in: " ")
-            guard !name.isEmpty, name != "*" else { continue }
-            guard let path = try? FieldPath(parsing: name) else { throw APIError(.invalidQuery, "Invalid include key '\(name)'.") }
-            paths.append(path)
-        }
-        return paths
+    /// `include=a,b.c,post[title|content]` (spaces around commas allowed).
+    func include() throws(APIError) -> IncludeSelection {
+        try IncludeSelection(parsing: request.query["include"] ?? "")
     }
 
     /// The whole find.
     func query(className: String) throws(APIError) -> Query {
         Query(
             className: className, condition: try condition(), order: try order(), limit: try limit(), skip: try skip(),
-            keys: try keys(), include: try include()
+            keys: try keys(), include: try include().paths
         )
     }
 }

@@ -17,6 +17,15 @@ public enum Dialect: String, Sendable, CaseIterable {
         self == .bmob ? 480 : 0
     }
 
+    /// How `where` is read: Bmob's dates without a zone are Beijing time, and its `$nearSphere` without a
+    /// maximum distance stops at 100 km.
+    public var conditionOptions: ConditionOptions {
+        ConditionOptions(
+            defaultOffsetMinutes: defaultOffsetMinutes,
+            defaultMaximumDistance: self == .bmob ? 100 / Condition.earthRadiusKilometers : nil
+        )
+    }
+
     /// How `createdAt`, `updatedAt` and `Date` values are written.
     public func format(_ stamp: Timestamp) -> String {
         self == .bmob ? stamp.format(offsetMinutes: defaultOffsetMinutes, style: .spaced) : stamp.iso8601

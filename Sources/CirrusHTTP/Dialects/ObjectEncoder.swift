@@ -8,8 +8,11 @@ import CirrusStorage
 struct ObjectEncoder {
     let dialect: Dialect
 
-    /// The reply for one object: its fields, built-in keys, Relation descriptors and (per dialect) ACL.
-    func encode(_ object: StoredObject, schema: ClassSchema?, returnACL: Bool = false, keys: KeySelection? = nil) -> JSON {
+    /// The reply for one object: its fields, built-in keys, Relation descriptors and (per dialect) ACL, with
+    /// `keys` and the field picks of `include` applied.
+    func encode(
+        _ object: StoredObject, schema: ClassSchema?, returnACL: Bool = false, keys: KeySelection? = nil, include: IncludeSelection? = nil
+    ) -> JSON {
         var members: [String: JSON] = [:]
         members.reserveCapacity(object.fields.count + 4)
         for (key, value) in object.fields { members[key] = convert(value) }
@@ -27,6 +30,7 @@ struct ObjectEncoder {
             }
         }
         if let keys { KeyProjection.apply(keys, to: &members) }
+        include?.applyPicks(to: &members)
         return .object(members)
     }
 

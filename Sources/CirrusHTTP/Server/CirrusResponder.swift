@@ -20,6 +20,7 @@ public struct CirrusResponder: HTTPResponder {
     ]
 
     public func respond(to request: Request, context: Context) async throws -> Response {
+        logger.debug("request started", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
         guard let path = DialectPath.resolve(request.uri.path, headers: request.headers) else {
             return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
         }

@@ -11,6 +11,7 @@ public enum HTTPServices {
         var router = APIRouter()
         SystemController().register(on: &router)
         objectsController.register(on: &router)
+        ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         BatchController(objects: objectsController, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         return CirrusResponder(router: router, authenticator: Authenticator(keys: keys), maximumBodySize: maximumBodySize, logger: logger)

@@ -1,71 +1,87 @@
 import CirrusModel
 import CirrusStorage
 
-/// Expands pointers named by `include` paths (`post`, `post.author`), one store round trip per class and level.
+/// Expands pointers named by `include` paths (`post`, `post.author`, arrays of pointers), with one store
+/// round trip per level of the paths, whatever the number of keys and classes: `include=a,b,c` over three
+/// classes costs one statement, `include=post.author` two.
 ///
 /// An expanded pointer keeps `__type: "Pointer"` and `className` and gains the target's fields and
-/// built-in keys, which is LeanCloud's shape; other dialects rewrite it when encoding.
+/// built-in keys, which is LeanCloud's shape; other dialects rewrite it when encoding. Pointers whose
+/// target is missing stay as they are.
 struct Includer {
-    let service: ObjectService
+    let store: any StorageAdapter
 
     func expand(_ objects: inout [StoredObject], paths: [FieldPath]) async throws {
         let tree = IncludeTree(paths)
         guard !tree.children.isEmpty else { return }
-        var documents = objects.map { JSON.object($0.fields) }
-        try await expand(&documents, tree: tree)
+        let loaded = try await load(objects.map { JSON.object($0.fields) }, tree: tree)
         for index in objects.indices {
-            if case .object(let fields) = documents[index] { objects[index].fields = fields }
+            if case .object(let fields) = Self.substitute(.object(objects[index].fields), tree, loaded) {
+                objects[index].fields = fields
+            }
         }
     }
 
-    /// Expands, in every document, the pointers under each key of `tree`.
-    private func expand(_ documents: inout [JSON], tree: IncludeTree) async throws {
-        for (key, subtree) in tree.children.sorted(by: { $0.key < $1.key }) {
-            var pointers: [String: Set<String>] = [:]
-            for document in documents {
-                for pointer in Self.pointers(in: document[key]) { pointers[pointer.className, default: []].insert(pointer.objectId) }
-            }
-            guard !pointers.isEmpty else { continue }
-            var expanded: [Pointer: JSON] = [:]
-            for (className, ids) in pointers.sorted(by: { $0.key < $1.key }) {
-                var targets = try await service.store.fetch(className: className, ids: ids.sorted()).map(Self.includedForm)
-                try await expand(&targets, tree: subtree)
-                for target in targets {
-                    if let id = target["objectId"]?.stringValue { expanded[Pointer(className: className, objectId: id)] = target }
+    /// Every object the tree reaches from `documents`, in their included form, fetched level by level.
+    private func load(_ documents: [JSON], tree: IncludeTree) async throws -> [Pointer: JSON] {
+        var loaded: [Pointer: JSON] = [:]
+        var frontier = documents.map { Visit(document: $0, tree: tree) }
+        while !frontier.isEmpty {
+            var wanted: [(pointer: Pointer, tree: IncludeTree)] = []
+            for visit in frontier {
+                for (key, child) in visit.tree.children {
+                    wanted += Self.pointers(in: visit.document[key]).map { ($0, child) }
                 }
             }
-            for index in documents.indices {
-                guard case .object(var fields) = documents[index], let value = fields[key] else { continue }
-                fields[key] = Self.replacing(value, with: expanded)
-                documents[index] = .object(fields)
+            let missing = Set(wanted.map(\.pointer)).subtracting(loaded.keys)
+            if !missing.isEmpty {
+                for object in try await store.fetch(missing.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }) {
+                    loaded[Pointer(className: object.className, objectId: object.objectId)] = Self.includedForm(object)
+                }
             }
+            var next: [Visit] = []
+            var seen: Set<PointerVisit> = []
+            for (pointer, child) in wanted where !child.children.isEmpty {
+                guard let document = loaded[pointer], seen.insert(PointerVisit(pointer: pointer, tree: child)).inserted else { continue }
+                next.append(Visit(document: document, tree: child))
+            }
+            frontier = next
         }
+        return loaded
+    }
+
+    /// `document` with the pointers under each key of `tree` replaced by their loaded objects, expanded in turn.
+    static func substitute(_ document: JSON, _ tree: IncludeTree, _ loaded: [Pointer: JSON]) -> JSON {
+        guard case .object(var fields) = document else { return document }
+        for (key, child) in tree.children {
+            guard let value = fields[key] else { continue }
+            fields[key] = replacing(value) { pointer in loaded[pointer].map { substitute($0, child, loaded) } }
+        }
+        return .object(fields)
     }
 
     /// The pointers held by a field: a pointer, or the pointers of an array (one level).
     static func pointers(in value: JSON?) -> [Pointer] {
         switch value {
-        case .object(let members)?:
-            guard members["__type"] == "Pointer", let className = members["className"]?.stringValue,
-                let id = members["objectId"]?.stringValue
-            else { return [] }
-            return [Pointer(className: className, objectId: id)]
-        case .array(let elements)?:
-            return elements.flatMap { pointers(in: $0) }
-        default:
-            return []
+        case .object?: return pointer(value!).map { [$0] } ?? []
+        case .array(let elements)?: return elements.compactMap(pointer)
+        default: return []
         }
     }
 
-    static func replacing(_ value: JSON, with expanded: [Pointer: JSON]) -> JSON {
+    private static func pointer(_ value: JSON) -> Pointer? {
+        guard case .object(let members) = value, members["__type"] == "Pointer", let className = members["className"]?.stringValue,
+            let id = members["objectId"]?.stringValue
+        else { return nil }
+        return Pointer(className: className, objectId: id)
+    }
+
+    /// `value` with its pointer, or the pointers of its array, replaced where `expanded` gives an object.
+    static func replacing(_ value: JSON, with expanded: (Pointer) -> JSON?) -> JSON {
         switch value {
-        case .object:
-            guard let pointer = pointers(in: value).first, let target = expanded[pointer] else { return value }
-            return target
-        case .array(let elements):
-            return .array(elements.map { replacing($0, with: expanded) })
-        default:
-            return value
+        case .object: return pointer(value).flatMap(expanded) ?? value
+        case .array(let elements): return .array(elements.map { element in pointer(element).flatMap(expanded) ?? element })
+        default: return value
         }
     }
 
@@ -79,10 +95,22 @@ struct Includer {
         members["updatedAt"] = .string(object.updatedAt.iso8601)
         return .object(members)
     }
+
+    /// A document still to be searched for pointers under the keys of `tree`.
+    private struct Visit {
+        let document: JSON
+        let tree: IncludeTree
+    }
+
+    /// A loaded object and the subtree it is searched with, visited once per level.
+    private struct PointerVisit: Hashable {
+        let pointer: Pointer
+        let tree: IncludeTree
+    }
 }
 
 /// Include paths as a tree: `a.b,a.c,d` → a → {b, c}, d.
-struct IncludeTree {
+struct IncludeTree: Hashable {
     var children: [String: IncludeTree] = [:]
 
     init(_ paths: [FieldPath]) {

@@ -10,7 +10,7 @@ extension ObjectService {
         guard ObjectID.isAcceptable(objectId) else { return nil }
         guard try await schemas.schema(of: className) != nil else { throw Self.classNotFound(className) }
         var objects = try await store.fetch(className: className, ids: [objectId])
-        try await Includer(service: self).expand(&objects, paths: include)
+        try await Includer(store: store).expand(&objects, paths: include)
         return objects.first
     }
 
@@ -26,8 +26,16 @@ extension ObjectService {
         )
         async let counted: Int? = withCount ? store.count(storageQuery) : nil
         var objects = query.limit > 0 ? try await store.find(storageQuery) : []
-        try await Includer(service: self).expand(&objects, paths: query.include)
+        try await Includer(store: store).expand(&objects, paths: query.include)
         return (objects, try await counted)
+    }
+
+    /// The class a query for `className` with `redirectClassNameForKey=key` runs on: the target class when `key`
+    /// is a Relation field of `className` (the SDKs' relation queries on a parent class), else `className`.
+    public func redirectedClassName(_ className: String, key: String) async throws -> String {
+        try ClassName.validate(className)
+        guard case .relation(let target)? = try await schemas.schema(of: className)?.type(of: key) else { return className }
+        return target
     }
 
     /// The recorded schema of a class (for encoders: Relation descriptors, Date fields).

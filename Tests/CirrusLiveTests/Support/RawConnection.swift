@@ -9,8 +9,6 @@ import Darwin
 /// A blocking TCP connection for writing a request in pieces, which URLSession cannot do.
 final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
-    /// The client-side port of the connection.
-    let localPort: Int
 
     /// Connects to `host:port`.
     /// - Throws: when the connection is refused or fails.
@@ -28,13 +26,7 @@ final class RawConnection: @unchecked Sendable {
             close(fd)
             throw LiveTestError(description: "connect() to \(host):\(port) failed: errno \(code)")
         }
-        var local = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
         descriptor = fd
-        localPort = Int(UInt16(bigEndian: local.sin_port))
     }
 
     deinit {
