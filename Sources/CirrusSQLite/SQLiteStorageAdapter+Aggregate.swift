@@ -8,7 +8,7 @@ extension SQLiteStorageAdapter {
         let query = request.query
         return try await pool.read { db in
             guard let table = try self.existingTable(for: query.className, db) else { return [] }
-            let condition = ConditionCompiler(dialect: self.dialect, schema: query.schema).compile(query.condition)
+            let condition = try self.compiler(for: query, db).compileReadable(query.condition)
             let compiler = AggregationCompiler(dialect: self.dialect, schema: query.schema, dayOffsetMinutes: request.dayOffsetMinutes)
             let statement = compiler.statement(request.aggregation, table: table, where: condition)
             return try self.rows(db, statement.sql).map { row in

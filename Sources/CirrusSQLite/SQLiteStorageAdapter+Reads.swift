@@ -16,19 +16,26 @@ extension SQLiteStorageAdapter {
     public func find(_ query: StorageQuery) async throws -> [StoredObject] {
         try await pool.read { db in
             guard let table = try self.existingTable(for: query.className, db) else { return [] }
-            let compiler = ConditionCompiler(dialect: self.dialect, schema: query.schema)
-            let statement = ObjectStatements(dialect: self.dialect, table: table).find(
-                where: compiler.compile(query.condition), order: compiler.orderTerms(query.order), limit: query.limit, skip: query.skip
-            )
+            let statement = try self.findStatement(query, table: table, db)
             return try self.rows(db, statement).map { try StoredRow.decode($0, className: query.className).object }
         }
+    }
+
+    /// The statement ``find(_:)`` runs; without an explicit order, a `$nearSphere` query comes nearest first.
+    /// Only objects the query's readers may read are found.
+    func findStatement(_ query: StorageQuery, table: String, _ db: Database) throws -> SQLFragment {
+        let compiler = try self.compiler(for: query, db)
+        let order = query.order.isEmpty ? compiler.nearOrder(query.condition).map { [$0] } ?? [] : compiler.orderTerms(query.order)
+        return ObjectStatements(dialect: self.dialect, table: table).find(
+            where: compiler.compileReadable(query.condition), order: order, limit: query.limit, skip: query.skip
+        )
     }
 
     public func count(_ query: StorageQuery) async throws -> Int {
         try await pool.read { db in
             guard let table = try self.existingTable(for: query.className, db) else { return 0 }
-            let compiler = ConditionCompiler(dialect: self.dialect, schema: query.schema)
-            let statement = ObjectStatements(dialect: self.dialect, table: table).count(where: compiler.compile(query.condition))
+            let compiler = try self.compiler(for: query, db)
+            let statement = ObjectStatements(dialect: self.dialect, table: table).count(where: compiler.compileReadable(query.condition))
             return try self.rows(db, statement).first.map { $0[0] as Int } ?? 0
         }
     }

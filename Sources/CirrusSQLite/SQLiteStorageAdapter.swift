@@ -24,6 +24,8 @@ public final class SQLiteStorageAdapter: StorageAdapter {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             db.add(function: SQLiteStorageAdapter.regexpFunction)
+            db.add(function: SQLiteStorageAdapter.distanceFunction)
+            db.add(function: SQLiteStorageAdapter.polygonFunction)
         }
         pool = try DatabasePool(path: path, configuration: configuration)
     }
@@ -34,6 +36,30 @@ public final class SQLiteStorageAdapter: StorageAdapter {
             let text = String.fromDatabaseValue(values[2])
         else { return false }
         return try RegexPattern.matches(text, pattern: pattern, options: options)
+    }
+
+    /// `cirrus_distance(lat1, lon1, lat2, lon2)`: the great-circle distance in radians between two points in
+    /// degrees; NULL unless all four are numbers.
+    static let distanceFunction = DatabaseFunction(SQLiteDialect.distanceFunction, argumentCount: 4, pure: true) { values in
+        let numbers = values.compactMap { Double.fromDatabaseValue($0) }
+        guard numbers.count == 4 else { return nil }
+        return GeoPoint.arcDistance(latitude: numbers[0], longitude: numbers[1], toLatitude: numbers[2], longitude: numbers[3])
+    }
+
+    /// `cirrus_in_polygon(lat, lon, polygon)`: 1 when the point is inside or on the polygon given as JSON
+    /// `[[latitude, longitude], …]`, 0 when outside; NULL for NULL coordinates or a malformed polygon.
+    static let polygonFunction = DatabaseFunction(SQLiteDialect.polygonFunction, argumentCount: 3, pure: true) { values in
+        guard let latitude = Double.fromDatabaseValue(values[0]), let longitude = Double.fromDatabaseValue(values[1]),
+            let text = String.fromDatabaseValue(values[2]), case .array(let vertices) = try? JSONParser.parse(text)
+        else { return nil }
+        let polygon = vertices.compactMap { vertex -> (latitude: Double, longitude: Double)? in
+            guard case .array(let pair) = vertex, pair.count == 2, let vertexLatitude = pair[0].doubleValue,
+                let vertexLongitude = pair[1].doubleValue
+            else { return nil }
+            return (vertexLatitude, vertexLongitude)
+        }
+        guard polygon.count == vertices.count else { return nil }
+        return GeoPoint.isInside(latitude: latitude, longitude: longitude, polygon: polygon) ? 1 : 0
     }
 
     public func prepare() async throws {

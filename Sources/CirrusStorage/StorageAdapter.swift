@@ -21,8 +21,9 @@ public protocol StorageAdapter: Sendable {
     /// The objects of a class with these ids, in any order; missing ids are left out.
     func fetch(className: String, ids: [String]) async throws -> [StoredObject]
 
-    /// The objects of several classes by pointer, in one statement; missing objects are left out.
-    func fetch(_ pointers: [Pointer]) async throws -> [StoredObject]
+    /// The objects of several classes by pointer, in one statement; missing objects, and objects none of
+    /// `readers` may read (`nil`: the master key, who reads all), are left out.
+    func fetch(_ pointers: [Pointer], readers: [String]?) async throws -> [StoredObject]
 
     /// The rows of a statistics query (group keys and computed values), computed in SQL.
     func aggregate(_ request: StorageAggregation) async throws -> [JSON]
@@ -32,6 +33,14 @@ public protocol StorageAdapter: Sendable {
 
     /// How many objects match a query (order and page ignored).
     func count(_ query: StorageQuery) async throws -> Int
+
+    /// Creates, if missing, an expression index on the JSON path `path` of the class's objects, so that
+    /// equality and range conditions on it (and the class schema must record the field's scalar type, as the
+    /// services pass it with every query) read the index instead of scanning the table. Dates are indexed on
+    /// their instant and pointers on their objectId; `createdAt`, `updatedAt` and `objectId` are always
+    /// indexed. Idempotent.
+    /// - Throws: ``StorageError/database(_:)`` when the class does not exist (it has no table to index yet).
+    func ensureIndex(className: String, path: FieldPath) async throws
 
     /// The members of an object's relation field.
     func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer]

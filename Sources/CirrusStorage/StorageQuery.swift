@@ -1,6 +1,6 @@
 public import CirrusModel
 
-/// A find or count for a store: the class, its known schema, the condition, order and page.
+/// A find or count for a store: the class, its known schema, the condition, order and page, and who reads.
 public struct StorageQuery: Sendable {
     public var className: String
     public var schema: ClassSchema?
@@ -8,13 +8,21 @@ public struct StorageQuery: Sendable {
     public var order: [SortKey]
     public var limit: Int
     public var skip: Int
+    /// The ACL principals of the caller (`*`, later the user id and `role:<name>`): only objects without an ACL
+    /// or whose ACL grants read to one of them are found, counted or aggregated, sub-queries included.
+    /// `nil` (the master key) reads everything.
+    public var readers: [String]?
 
-    public init(className: String, schema: ClassSchema?, condition: Condition, order: [SortKey] = [], limit: Int = 100, skip: Int = 0) {
+    public init(
+        className: String, schema: ClassSchema?, condition: Condition, order: [SortKey] = [], limit: Int = 100, skip: Int = 0,
+        readers: [String]? = nil
+    ) {
         self.className = className
         self.schema = schema
         self.condition = condition
         self.order = order
         self.limit = limit
         self.skip = skip
+        self.readers = readers
     }
 }

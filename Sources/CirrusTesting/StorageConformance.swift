@@ -91,7 +91,7 @@ public struct StorageConformance: Sendable {
     /// Every check, in a stable order.
     public static var checks: [StorageCheck] {
         valueChecks + updateChecks + nestedPathChecks + arrayOrderChecks + concurrencyChecks + conditionalChecks
-            + schemaChecks + sizeChecks + batchChecks + queryChecks + regexChecks + missingClassChecks
+            + schemaChecks + sizeChecks + batchChecks + queryChecks + regexChecks + missingClassChecks + geoChecks + aggregateChecks + operatorMatrixChecks
     }
 }
 

@@ -18,11 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (CIRRUS_PORT, default 3000).")
     var port: Int?
 
-    @Option(help: "Directory for the embedded database and the generated keys (CIRRUS_DATA_DIR, default ./cirrus-data).")
-    var dataDir: String?
-
-    @Option(help: "Database URL (CIRRUS_DATABASE_URL); default: the SQLite file in the data directory. sqlite:///path also works.")
-    var database: String?
+    @OptionGroup var store: StoreOptions
 
     @Option(help: "App id (CIRRUS_APP_ID). Give all three keys, or none to use the generated ones.")
     var appId: String?
@@ -63,8 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = value(host, "CIRRUS_HOST") ?? configuration.host
         configuration.port = try port ?? integer(environment["CIRRUS_PORT"], "CIRRUS_PORT") ?? configuration.port
-        configuration.dataDirectory = value(dataDir, "CIRRUS_DATA_DIR") ?? configuration.dataDirectory
-        configuration.databaseURL = value(database, "CIRRUS_DATABASE_URL")
+        let (dataDirectory, databaseURL) = store.resolve(environment: environment)
+        configuration.dataDirectory = dataDirectory ?? configuration.dataDirectory
+        configuration.databaseURL = databaseURL
         configuration.maximumObjectSize = try maxObjectSize ?? integer(environment["CIRRUS_MAX_OBJECT_SIZE"], "CIRRUS_MAX_OBJECT_SIZE")
             ?? configuration.maximumObjectSize
         if let level = value(logLevel, "CIRRUS_LOG_LEVEL") {

@@ -25,11 +25,15 @@ struct QueryParameters {
         return condition == .always ? nil : condition
     }
 
-    /// `limit`: 100 when absent, at most 1000; 0 asks for a count only.
+    /// `limit`: 100 when absent, at most 1000; 0 asks for a count only. A negative limit means the default in
+    /// LeanCloud, as its documentation states, and is refused by Parse and Bmob.
     func limit() throws(APIError) -> Int {
         guard let text = request.query["limit"], !text.isEmpty else { return 100 }
         guard let value = Int(text) else { throw APIError(.invalidQuery, "'limit' must be an integer, got '\(text)'.") }
-        if value < 0 { return 100 }
+        if value < 0 {
+            guard request.dialect == .leancloud else { throw APIError(.invalidQuery, "'limit' must not be negative, got '\(text)'.") }
+            return 100
+        }
         return min(value, 1000)
     }
 

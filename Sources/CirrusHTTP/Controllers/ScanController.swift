@@ -14,7 +14,7 @@ struct ScanController: Sendable {
     }
 
     func scan(_ request: APIRequest) async throws -> APIResponse {
-        guard request.caller.isMaster else { throw APIError(.masterKeyRequired, "The master key is required to scan a class.") }
+        guard request.caller.isMaster else { throw APIError(.masterKeyRequired, "The request must be signed by master key.") }
         let className = request.parameter("className")
         let condition = try QueryParameters(request: request).condition()
         let keyText = request.query["scan_key"].flatMap { $0.isEmpty ? nil : $0 } ?? "objectId"

@@ -44,7 +44,8 @@ public struct CirrusResponder: HTTPResponder {
             throw APIError(.requestTooLarge, "The request body is larger than \(maximumBodySize) bytes.")
         }
         var method = request.method
-        var query = QueryString.parse(request.uri.query ?? "", plusAsSpace: dialect.decodesPlusAsSpace)
+        // Every SDK form-encodes a CQL statement (the Python SDK's spaces arrive as `+`, a `+` as `%2B`).
+        var query = QueryString.parse(request.uri.query ?? "", plusAsSpace: dialect.decodesPlusAsSpace || segments == ["cloudQuery"])
         var overrides: [String: String] = [:]
         var parsedBody: JSON?
         if method == .post, let (override, fields, remaining) = Self.methodOverride(body) {

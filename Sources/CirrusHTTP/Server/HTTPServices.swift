@@ -12,6 +12,7 @@ public enum HTTPServices {
         SystemController().register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
+        CloudQueryController(cloudQuery: CloudQueryService(objects: objects)).register(on: &router)
         BatchController(objects: objectsController, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         return CirrusResponder(router: router, authenticator: Authenticator(keys: keys), maximumBodySize: maximumBodySize, logger: logger)

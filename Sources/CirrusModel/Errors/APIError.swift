@@ -15,6 +15,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidGeoPoint
         case invalidACL
         case invalidQuery
+        /// A CQL or BQL statement that does not parse or compile (LeanCloud 300, Bmob 601).
+        case invalidStatement
         case incorrectType
         case objectTooLarge
         case missingObjectId

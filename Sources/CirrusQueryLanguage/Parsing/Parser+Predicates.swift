@@ -15,6 +15,10 @@ extension Parser {
     }
 
     private mutating func primary() throws(CloudQueryError) -> Predicate {
+        if current.isKeyword("not"), !peek(1).isKeyword("like"), !peek(1).isKeyword("regexp"), !peek(1).isKeyword("in") {
+            advance()
+            return .not(try primary())
+        }
         if accept(symbol: "(") {
             let inner = try predicate()
             try expect(symbol: ")")

@@ -5,10 +5,13 @@ extension Parser {
     /// Everything after `select`; also used for sub-selects inside parentheses.
     mutating func selectBody() throws(CloudQueryError) -> SelectStatement {
         var items = [try selectItem()]
+        // LeanCloud lists `from` first among the tokens it expected after a select item.
+        note("from")
         while accept(symbol: ",") { items.append(try selectItem()) }
         try expect(keyword: "from")
         var statement = SelectStatement(items: items, className: try classReference())
         if accept(keyword: "where") { statement.whereClause = try predicate() }
+        try refuseStatistics(at: current)
         if language.hasStatistics {
             if accept(keyword: "group") {
                 try expect(keyword: "by")
@@ -45,11 +48,22 @@ extension Parser {
                 return .groupCount(token.position)
             }
         }
+        try refuseStatistics(at: token)
         if token.isKeyword("from") {
             note("a column")
             throw unexpected()
         }
         return .column(try column())
+    }
+
+    /// In CQL, names the BQL-only statistics syntax (`group by`, `having`, `groupcount`, `sum(…)`, …) at `token`.
+    private func refuseStatistics(at token: Token) throws(CloudQueryError) {
+        guard !language.hasStatistics, token.kind == .word else { return }
+        let word = token.text.lowercased()
+        let isStatistic = (Self.statistics[word] != nil && peek(1).isSymbol("("))
+            || word == "groupcount" || word == "having" || (word == "group" && peek(1).isKeyword("by"))
+        guard isStatistic else { return }
+        throw CloudQueryError(at: token.position, "\(word == "group" ? "group by" : word) is BQL statistics syntax; CQL does not support it")
     }
 
     static let statistics: [String: Aggregation.Function] = [

@@ -37,6 +37,7 @@ extension Parser {
     mutating func placeholder() -> Expression {
         let token = advance()
         defer { placeholderCount += 1 }
+        placeholderPositions.append(token.position)
         return .placeholder(index: placeholderCount, token.position)
     }
 
@@ -104,6 +105,9 @@ extension Parser {
         }
         advance()
         advance()
+        let ban = placeholderBan
+        if callsLiftPlaceholderBan { placeholderBan = nil }
+        defer { placeholderBan = ban }
         var arguments: [Expression] = []
         if !accept(symbol: ")") {
             arguments.append(try value())

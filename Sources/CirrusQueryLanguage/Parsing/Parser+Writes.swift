@@ -8,6 +8,8 @@ extension Parser {
         let columns = try columnList(in: "a column list")
         try expect(symbol: ")")
         try expect(keyword: "values")
+        banBarePlaceholders(in: "insert values")
+        defer { liftPlaceholderBan() }
         var rows = [try row()]
         while accept(symbol: ",") { rows.append(try row()) }
         return InsertStatement(className: className, columns: columns, rows: rows)
@@ -25,8 +27,10 @@ extension Parser {
     mutating func updateBody() throws(CloudQueryError) -> UpdateStatement {
         let className = try classReference()
         try expect(keyword: "set")
+        banBarePlaceholders(in: "set")
         var assignments = [try assignment()]
         while accept(symbol: ",") { assignments.append(try assignment()) }
+        liftPlaceholderBan()
         let wherePosition = try expect(keyword: "where").position
         return UpdateStatement(className: className, assignments: assignments, whereClause: try predicate(), wherePosition: wherePosition)
     }
@@ -35,6 +39,18 @@ extension Parser {
         let column = try column(in: "set")
         try expect(symbol: "=")
         return UpdateStatement.Assignment(column, try value())
+    }
+
+    /// BQL takes `?` only in `where`, `limit` and the arguments of built-in functions; CQL takes it in values too.
+    private mutating func banBarePlaceholders(in clause: String) {
+        guard language == .bql else { return }
+        placeholderBan = clause
+        callsLiftPlaceholderBan = true
+    }
+
+    private mutating func liftPlaceholderBan() {
+        placeholderBan = nil
+        callsLiftPlaceholderBan = false
     }
 
     /// `from C where …`.

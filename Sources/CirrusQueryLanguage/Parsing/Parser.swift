@@ -8,8 +8,13 @@ struct Parser {
     private(set) var index = 0
     /// The number of `?` read so far; the next placeholder gets this index.
     var placeholderCount = 0
+    /// Where each `?` was read, in order.
+    var placeholderPositions: [SourcePosition] = []
     /// The clause in which `?` is refused (BQL's `having`), if the parser is inside one.
     var placeholderBan: String?
+    /// Whether the arguments of a function call lift ``placeholderBan`` (BQL allows `?` in built-in functions
+    /// even where it refuses bare placeholders).
+    var callsLiftPlaceholderBan = false
     private var expectations: [String] = []
     private var expectationIndex = 0
 
@@ -20,11 +25,11 @@ struct Parser {
 
     /// Parses a whole statement.
     /// - Throws: ``CloudQueryError`` at the first token that does not fit the grammar.
-    static func parse(_ source: String, language: CloudQueryLanguage) throws(CloudQueryError) -> Statement {
+    static func parse(_ source: String, language: CloudQueryLanguage) throws(CloudQueryError) -> ParsedStatement {
         var parser = Parser(tokens: try Lexer.tokens(source), language: language)
         let statement = try parser.statement()
         guard parser.current.kind == .end else { throw parser.unexpected() }
-        return statement
+        return ParsedStatement(statement: statement, placeholders: parser.placeholderPositions, end: parser.current.position)
     }
 
     var current: Token { tokens[index] }

@@ -19,6 +19,8 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
 public indirect enum Predicate: Sendable, Hashable {
     case and([Predicate])
     case or([Predicate])
+    /// `not p`: matches when `p` does not.
+    case not(Predicate)
     /// `col = v`, `col != v`, `col <> v`, `col < v`, …
     case compare(Column, Condition.Comparison, Expression)
     /// `col = (select key from C …)` and `col != (select …)`.

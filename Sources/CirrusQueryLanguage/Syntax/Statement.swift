@@ -8,6 +8,20 @@ public enum Statement: Sendable, Hashable {
     case delete(DeleteStatement)
 }
 
+/// A statement and where each of its `?` placeholders is, in order.
+public struct ParsedStatement: Sendable, Hashable {
+    public var statement: Statement
+    public var placeholders: [SourcePosition]
+    /// Just past the last character, where errors about the statement as a whole point.
+    public var end: SourcePosition
+
+    public init(statement: Statement, placeholders: [SourcePosition], end: SourcePosition) {
+        self.statement = statement
+        self.placeholders = placeholders
+        self.end = end
+    }
+}
+
 /// The class a statement names, and where.
 public struct ClassReference: Sendable, Hashable {
     public var name: String

@@ -117,6 +117,35 @@ public struct PostgresDialect: SQLDialect {
         "\(bind: .text(JSONWriter.string(json)))::jsonb"
     }
 
+    /// The JSONB value (equality, numbers) and, for textual values, the text with `COLLATE "C"` that ordered
+    /// string comparisons use.
+    public func comparedExpressions(_ target: JSONTarget, textual: Bool) -> [SQLFragment] {
+        textual ? [json(target), "\(text(target)) COLLATE \"C\""] : [json(target)]
+    }
+
+    // MARK: Geo
+
+    /// `float8` of a JSON number, NULL otherwise; `CASE` guards the cast.
+    public func doubleValue(_ target: JSONTarget) -> SQLFragment {
+        let value = json(target)
+        return "CASE WHEN jsonb_typeof(\(value)) = 'number' THEN (\(value))::float8 END"
+    }
+
+    /// The haversine formula in plain SQL, with the same `least(1, …)` guard against rounding as
+    /// ``GeoPoint/arcDistance(latitude:longitude:toLatitude:longitude:)``.
+    public func sphericalDistance(latitude: SQLFragment, longitude: SQLFragment, to center: GeoPoint) -> SQLFragment {
+        let centerLatitude: SQLFragment = "\(bind: .double(center.latitude))::float8"
+        let centerLongitude: SQLFragment = "\(bind: .double(center.longitude))::float8"
+        return "(2 * asin(least(1::float8, sqrt(power(sin(radians(\(centerLatitude) - \(latitude)) / 2), 2) "
+            + "+ cos(radians(\(latitude))) * cos(radians(\(centerLatitude))) * power(sin(radians(\(centerLongitude) - \(longitude)) / 2), 2)))))"
+    }
+
+    /// PostgreSQL's geometric `point(x, y) <@ polygon`, which counts the boundary as inside.
+    public func pointInPolygon(latitude: SQLFragment, longitude: SQLFragment, polygon: [GeoPoint]) -> SQLFragment {
+        let vertices = polygon.map { "(\(JSONWriter.string(.double($0.longitude))),\(JSONWriter.string(.double($0.latitude))))" }
+        return "point(\(longitude), \(latitude)) <@ \(bind: .text("(" + vertices.joined(separator: ",") + ")"))::polygon"
+    }
+
     public func documentParameter(_ json: JSON) -> SQLFragment {
         jsonLiteral(json)
     }

@@ -50,6 +50,34 @@ public protocol SQLDialect: Sendable {
     /// The expression to order by.
     func sortExpression(_ target: JSONTarget) -> SQLFragment
 
+    /// The expressions that ``compare(_:_:_:)`` puts on the left for `target`, which an index must be built on
+    /// for the planner to use it: one for numbers and equality, and for `textual` values (strings, the `iso`
+    /// of dates) another for ordered string comparisons where the dialect writes those differently.
+    func comparedExpressions(_ target: JSONTarget, textual: Bool) -> [SQLFragment]
+
+    // MARK: Sub-queries
+
+    /// An expression equal for equal JSON values at `target` (numbers by value) and different across kinds,
+    /// NULL when absent; `$select` compares a field with another table's values through it.
+    func comparableValue(_ target: JSONTarget) -> SQLFragment
+
+    /// ``comparableValue(_:)`` of a JSON string holding the SQL text `text` (the `id` column).
+    func comparableText(_ text: SQLFragment) -> SQLFragment
+
+    // MARK: Geo
+
+    /// The number at `target` as a floating-point SQL value; NULL when absent (and, where the dialect can
+    /// tell cheaply, when not a number).
+    func doubleValue(_ target: JSONTarget) -> SQLFragment
+
+    /// The great-circle distance in radians of arc between the point at `latitude`/`longitude` (degrees, SQL
+    /// expressions) and `center`; NULL when either coordinate is NULL.
+    func sphericalDistance(latitude: SQLFragment, longitude: SQLFragment, to center: GeoPoint) -> SQLFragment
+
+    /// True when the point at `latitude`/`longitude` lies inside `polygon` or on its boundary, planar with
+    /// longitude as x (as ``GeoPoint/isInside(polygon:)``).
+    func pointInPolygon(latitude: SQLFragment, longitude: SQLFragment, polygon: [GeoPoint]) -> SQLFragment
+
     // MARK: Writing JSON
 
     /// A JSON value given as canonical text, usable as a JSON argument.

@@ -157,6 +157,35 @@ public struct SQLiteDialect: SQLDialect {
         value(target)
     }
 
+    /// `json_extract(…)`, whatever the kind of value: one expression index serves every comparison.
+    public func comparedExpressions(_ target: JSONTarget, textual: Bool) -> [SQLFragment] {
+        [value(target)]
+    }
+
+    // MARK: Geo
+
+    /// `cirrus_distance(lat1, lon1, lat2, lon2)`: radians of arc by the haversine formula, NULL unless all
+    /// four arguments are numbers. The SQLite adapter registers it (``GeoPoint/arcDistance(latitude:longitude:toLatitude:longitude:)``).
+    public static let distanceFunction = "cirrus_distance"
+
+    /// `cirrus_in_polygon(lat, lon, polygon)`: 1 when the point is inside or on the polygon, given as JSON
+    /// text `[[latitude, longitude], …]`, 0 otherwise, NULL for NULL coordinates. The SQLite adapter
+    /// registers it (``GeoPoint/isInside(latitude:longitude:polygon:)``).
+    public static let polygonFunction = "cirrus_in_polygon"
+
+    public func doubleValue(_ target: JSONTarget) -> SQLFragment {
+        value(target)
+    }
+
+    public func sphericalDistance(latitude: SQLFragment, longitude: SQLFragment, to center: GeoPoint) -> SQLFragment {
+        "\(raw: Self.distanceFunction)(\(latitude), \(longitude), \(bind: .double(center.latitude)), \(bind: .double(center.longitude)))"
+    }
+
+    public func pointInPolygon(latitude: SQLFragment, longitude: SQLFragment, polygon: [GeoPoint]) -> SQLFragment {
+        let vertices = JSON.array(polygon.map { .array([.double($0.latitude), .double($0.longitude)]) })
+        return "\(raw: Self.polygonFunction)(\(latitude), \(longitude), \(bind: .text(JSONWriter.string(vertices)))) = 1"
+    }
+
     // MARK: Writing
 
     public func jsonLiteral(_ json: JSON) -> SQLFragment {

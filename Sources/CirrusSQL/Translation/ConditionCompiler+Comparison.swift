@@ -25,6 +25,7 @@ extension ConditionCompiler {
         if !path.isNested, let column = Self.builtInColumns[path.root] {
             return compareColumn(column, .equal, value)
         }
+        if let membership = relationMembership(path, [value]) { return membership }
         if case .null = value {
             let field = target(path)
             return "(NOT \(dialect.isPresent(field)) OR \(dialect.hasKind(field, .null)))"
@@ -46,6 +47,8 @@ extension ConditionCompiler {
             return conditions.isEmpty ? "FALSE" : conditions.combined("OR")
         }
         guard !values.isEmpty else { return "FALSE" }
+        if let membership = relationMembership(path, values) { return membership }
+        let values = pointerIds(path, values)
         var conditions: [SQLFragment] = []
         if values.contains(.null) { conditions.append(equals(path, .null)) }
         let others = values.filter { $0 != .null }
@@ -58,6 +61,16 @@ extension ConditionCompiler {
             conditions += arrays.map { matches(target(path), .equal, $0) }
         }
         return conditions.count == 1 ? conditions[0] : conditions.combined("OR")
+    }
+
+    /// On a field the schema records as a Pointer, bare objectId strings stand for pointers to its target
+    /// class (Bmob accepts `{"post": {"$in": ["<objectId>"]}}`).
+    private func pointerIds(_ path: FieldPath, _ values: [Value]) -> [Value] {
+        guard case .pointer(let targetClass)? = schema?.type(at: path) else { return values }
+        return values.map { value in
+            if case .string(let id) = value { return .pointer(Pointer(className: targetClass, objectId: id)) }
+            return value
+        }
     }
 
     /// One target against a list: strings and numbers use `IN` lists (index friendly), the rest `OR`.

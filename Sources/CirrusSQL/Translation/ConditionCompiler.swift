@@ -9,15 +9,32 @@ public import CirrusModel
 public struct ConditionCompiler {
     public let dialect: any SQLDialect
     public let schema: ClassSchema?
+    /// The class of the compiled table, for `$relatedTo` (`schema`'s class when not given).
+    public let className: String?
+    /// The classes sub-queries may read.
+    public let tables: ClassTables
+    /// The ACL principals of the caller, for sub-queries (see ``readable(by:)``); `nil` for the master key.
+    public let readers: [String]?
     private let aliases: AliasCounter
 
     /// The document column of object tables.
     public static let documentColumn = "data"
 
-    public init(dialect: any SQLDialect, schema: ClassSchema?, aliases: AliasCounter = AliasCounter()) {
+    public init(
+        dialect: any SQLDialect, schema: ClassSchema?, aliases: AliasCounter = AliasCounter(), className: String? = nil,
+        tables: ClassTables = ClassTables(), readers: [String]? = nil
+    ) {
         self.dialect = dialect
         self.schema = schema
         self.aliases = aliases
+        self.className = className ?? schema?.className
+        self.tables = tables
+        self.readers = readers
+    }
+
+    /// A compiler for another class's table that shares this one's aliases, tables and readers.
+    func sub(className: String, schema: ClassSchema?) -> ConditionCompiler {
+        ConditionCompiler(dialect: dialect, schema: schema, aliases: aliases, className: className, tables: tables, readers: readers)
     }
 
     /// The SQL condition for `condition`.
@@ -37,8 +54,8 @@ public struct ConditionCompiler {
         case .exists(let path, let flag): return exists(path, flag)
         case .size(let path, let count): return dialect.arrayCount(target(path), equals: count)
         case .regex(let path, let pattern, let options): return regex(path, pattern, options)
-        case .inQuery, .select, .relatedTo, .near, .withinBox, .withinPolygon, .withinSphere:
-            return "FALSE"  // PLACEHOLDER-ISSUE3: compiled by the query helper
+        case .inQuery, .select, .relatedTo: return compileReference(condition)
+        case .near, .withinBox, .withinPolygon, .withinSphere: return compileGeo(condition)
         }
     }
 

@@ -10,6 +10,12 @@ public struct Caller: Sendable, Hashable {
         self.userId = userId
     }
 
+    /// The ACL principals whose read grants this caller holds, for ``CirrusStorage/StorageQuery/readers``: `nil`
+    /// for the master key (no restriction), else the public `*` (user ids and roles join when users land).
+    public var readers: [String]? {
+        isMaster ? nil : ["*"]
+    }
+
     /// A client with the app key and no session.
     public static let anonymous = Caller(isMaster: false)
     /// The master key.

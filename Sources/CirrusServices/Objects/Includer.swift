@@ -8,8 +8,13 @@ import CirrusStorage
 /// An expanded pointer keeps `__type: "Pointer"` and `className` and gains the target's fields and
 /// built-in keys, which is LeanCloud's shape; other dialects rewrite it when encoding. Pointers whose
 /// target is missing stay as they are.
+///
+/// Included objects are read with the caller's read permission: a pointer to an object the caller may not read
+/// stays a plain pointer.
 struct Includer {
     let store: any StorageAdapter
+    /// The ACL principals of the caller; `nil` for the master key.
+    let readers: [String]?
 
     func expand(_ objects: inout [StoredObject], paths: [FieldPath]) async throws {
         let tree = IncludeTree(paths)
@@ -35,7 +40,7 @@ struct Includer {
             }
             let missing = Set(wanted.map(\.pointer)).subtracting(loaded.keys)
             if !missing.isEmpty {
-                for object in try await store.fetch(missing.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }) {
+                for object in try await store.fetch(missing.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }, readers: readers) {
                     loaded[Pointer(className: object.className, objectId: object.objectId)] = Self.includedForm(object)
                 }
             }

@@ -17,7 +17,7 @@ extension ObjectService {
         let schema = try await schemas.schema(of: aggregation.className)
         try AggregationCheck(aggregation: aggregation, schema: schema).validate()
         guard schema != nil else { return [] }
-        let query = StorageQuery(className: aggregation.className, schema: schema, condition: aggregation.condition)
+        let query = StorageQuery(className: aggregation.className, schema: schema, condition: aggregation.condition, readers: caller.readers)
         return try await store.aggregate(StorageAggregation(query: query, aggregation: aggregation, dayOffsetMinutes: dayOffsetMinutes))
     }
 }

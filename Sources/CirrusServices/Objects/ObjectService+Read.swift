@@ -9,8 +9,8 @@ extension ObjectService {
         try ClassName.validate(className)
         guard ObjectID.isAcceptable(objectId) else { return nil }
         guard try await schemas.schema(of: className) != nil else { throw Self.classNotFound(className) }
-        var objects = try await store.fetch(className: className, ids: [objectId])
-        try await Includer(store: store).expand(&objects, paths: include)
+        var objects = try await readable(className, objectId: objectId, caller: caller)
+        try await Includer(store: store, readers: caller.readers).expand(&objects, paths: include)
         return objects.first
     }
 
@@ -22,12 +22,21 @@ extension ObjectService {
         guard schema != nil else { return ([], withCount ? 0 : nil) }
         let storageQuery = StorageQuery(
             className: query.className, schema: schema, condition: query.condition, order: query.order,
-            limit: query.limit, skip: query.skip
+            limit: query.limit, skip: query.skip, readers: caller.readers
         )
         async let counted: Int? = withCount ? store.count(storageQuery) : nil
         var objects = query.limit > 0 ? try await store.find(storageQuery) : []
-        try await Includer(store: store).expand(&objects, paths: query.include)
+        try await Includer(store: store, readers: caller.readers).expand(&objects, paths: query.include)
         return (objects, try await counted)
+    }
+
+    /// The object with this id if the caller may read it: the master key fetches it, anyone else finds it
+    /// through the store's read predicate.
+    private func readable(_ className: String, objectId: String, caller: Caller) async throws -> [StoredObject] {
+        guard let readers = caller.readers else { return try await store.fetch(className: className, ids: [objectId]) }
+        let schema = try await schemas.schema(of: className)
+        let byId = Condition.compare(FieldPath(field: "objectId"), .equal, .string(objectId))
+        return try await store.find(StorageQuery(className: className, schema: schema, condition: byId, limit: 1, readers: readers))
     }
 
     /// The class a query for `className` with `redirectClassNameForKey=key` runs on: the target class when `key`

@@ -11,7 +11,7 @@ extension ObjectService {
     public func scan(
         _ className: String, condition: Condition, key: SortKey, after: Value?, limit: Int, caller: Caller
     ) async throws -> [StoredObject] {
-        guard caller.isMaster else { throw APIError(.masterKeyRequired, "The master key is required to scan a class.") }
+        guard caller.isMaster else { throw APIError(.masterKeyRequired, "The request must be signed by master key.") }
         try ClassName.validate(className)
         if condition.fieldRoots.contains(key.path.root) {
             throw APIError(.invalidQuery, "Invalid query: the scan key '\(key.path)' cannot be used in where.")
@@ -25,7 +25,7 @@ extension ObjectService {
             }
             parts.append(.compare(key.path, key.descending ? .lessThan : .greaterThan, after))
         }
-        let query = StorageQuery(className: className, schema: schema, condition: .all(parts), order: [key], limit: limit)
+        let query = StorageQuery(className: className, schema: schema, condition: .all(parts), order: [key], limit: limit, readers: caller.readers)
         return try await store.find(query)
     }
 

@@ -1,0 +1,72 @@
+public import CirrusModel
+
+/// A statement turned into the model the REST API uses: a find (with count), a statistics query, or writes.
+public enum CompiledStatement: Sendable, Hashable {
+    case find(CloudFind)
+    case aggregate(Aggregation)
+    case insert(CloudInsert)
+    case update(CloudUpdate)
+    case delete(CloudDelete)
+
+    /// The class the statement works on.
+    public var className: String {
+        switch self {
+        case .find(let find): find.query.className
+        case .aggregate(let aggregation): aggregation.className
+        case .insert(let insert): insert.className
+        case .update(let update): update.className
+        case .delete(let delete): delete.className
+        }
+    }
+}
+
+/// `select`: the query, and whether the reply carries the number of matching objects.
+public struct CloudFind: Sendable, Hashable {
+    public var query: Query
+    /// `count(*)` or `count(objectId)` was selected.
+    public var counts: Bool
+
+    public init(query: Query, counts: Bool = false) {
+        self.query = query
+        self.counts = counts
+    }
+}
+
+/// `insert`: one REST create body per row.
+public struct CloudInsert: Sendable, Hashable {
+    public var className: String
+    public var rows: [JSON]
+
+    public init(className: String, rows: [JSON]) {
+        self.className = className
+        self.rows = rows
+    }
+}
+
+/// `update`: a REST update body for one object, applied only if `condition` holds (else 305).
+public struct CloudUpdate: Sendable, Hashable {
+    public var className: String
+    public var objectId: String
+    public var body: JSON
+    public var condition: Condition?
+
+    public init(className: String, objectId: String, body: JSON, condition: Condition? = nil) {
+        self.className = className
+        self.objectId = objectId
+        self.body = body
+        self.condition = condition
+    }
+}
+
+/// `delete`: one object, deleted only if `condition` holds (else 305).
+public struct CloudDelete: Sendable, Hashable {
+    public var className: String
+    public var objectId: String
+    public var condition: Condition?
+
+    public init(className: String, objectId: String, condition: Condition? = nil) {
+        self.className = className
+        self.objectId = objectId
+        self.condition = condition
+    }
+}

@@ -1,0 +1,26 @@
+/// The comparable JSON values of sub-queries (`$select`), per dialect.
+extension SQLiteDialect {
+    /// Numbers as SQL numbers (so `1` equals `1.0`), everything else as its JSON text: strings quoted,
+    /// `true`, `false`, `null`, objects and arrays minified.
+    public func comparableValue(_ target: JSONTarget) -> SQLFragment {
+        let kind = type(target)
+        let scalar = value(target)
+        return "CASE WHEN \(kind) IN ('integer', 'real') THEN \(scalar) WHEN \(kind) = 'text' THEN json_quote(\(scalar)) "
+            + "WHEN \(kind) IN ('object', 'array') THEN json(\(scalar)) ELSE \(kind) END"
+    }
+
+    public func comparableText(_ text: SQLFragment) -> SQLFragment {
+        "json_quote(\(text))"
+    }
+}
+
+extension PostgresDialect {
+    /// The JSONB value: JSONB equality compares numbers by value and objects whatever their key order.
+    public func comparableValue(_ target: JSONTarget) -> SQLFragment {
+        json(target)
+    }
+
+    public func comparableText(_ text: SQLFragment) -> SQLFragment {
+        "to_jsonb(\(text))"
+    }
+}

@@ -1,0 +1,28 @@
+import CirrusModel
+
+/// Read permission in SQL: the one predicate every read path adds (find, count, aggregate, fetch by id and
+/// the inner queries of sub-queries).
+extension ConditionCompiler {
+    /// The ACL column of object tables: LeanCloud's ACL JSON (`{"*":{"read":true},"<userId>":{"read":true}}`),
+    /// NULL for a public object.
+    public static let aclColumn = "acl"
+
+    /// True for the objects that one of `readers` (ACL principals: `*`, a user id, `role:<name>`) may read: a
+    /// NULL ACL, or one granting `read: true` to a reader. `nil` readers (the master key) need no predicate.
+    /// Principals holding a quote or backslash cannot be ACL keys written by the services and are ignored.
+    public func readable(by readers: [String]?) -> SQLFragment? {
+        guard let readers else { return nil }
+        let grants = readers.filter { !$0.isEmpty && !$0.contains("\"") && !$0.contains("\\") }.map { principal -> SQLFragment in
+            let entry = dialect.target(column: Self.aclColumn, path: FieldPath([principal]))
+            return dialect.hasKind(dialect.member("read", of: entry), .trueValue)
+        }
+        return (["\(raw: dialect.quote(Self.aclColumn)) IS NULL"] + grants).combined("OR")
+    }
+
+    /// ``compile(_:)`` restricted to the objects ``readers`` may read.
+    public func compileReadable(_ condition: Condition) -> SQLFragment {
+        let compiled = compile(condition)
+        guard let restriction = readable(by: readers) else { return compiled }
+        return condition == .always ? restriction : [compiled, restriction].combined("AND")
+    }
+}

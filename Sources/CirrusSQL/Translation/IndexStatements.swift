@@ -1,0 +1,59 @@
+public import CirrusModel
+
+/// Expression indexes on JSON paths of one class's table.
+///
+/// Each index is built on exactly the expression that ``ConditionCompiler`` puts on the left of an equality
+/// or range comparison on that path, so that the planner can use it: `json_extract("data", '$."name"')` on
+/// SQLite; the JSONB value `("data" #> '{"name"}')` on PostgreSQL, plus its text with `COLLATE "C"` for
+/// values compared as strings. Dates are indexed on their `iso` member and pointers on their `objectId`,
+/// which is what their comparisons read. The compiler emits the bare expression when the class schema
+/// records the field as a scalar type (String, Number, Boolean, Date, Pointer…); for other fields it also
+/// looks into arrays, and the index may not apply.
+public struct IndexStatements: Sendable {
+    public let dialect: any SQLDialect
+    public let table: String
+
+    public init(dialect: any SQLDialect, table: String) {
+        self.dialect = dialect
+        self.table = table
+    }
+
+    /// The `CREATE INDEX IF NOT EXISTS` statements for `path`, whose recorded type is `type` (`nil` when
+    /// unknown). Built-in fields have their own columns and indexes, and Array and Relation fields are
+    /// compared element by element, so those get none.
+    public func ensure(path: FieldPath, type: FieldType?) -> [String] {
+        if !path.isNested, ConditionCompiler.builtInColumns[path.root] != nil { return [] }
+        let field = dialect.target(column: ConditionCompiler.documentColumn, path: path)
+        let target: JSONTarget
+        let textual: Bool
+        switch type {
+        case .array, .relation: return []
+        case .date: (target, textual) = (dialect.member("iso", of: field), true)
+        case .pointer: (target, textual) = (dialect.member("objectId", of: field), true)
+        case .string, nil: (target, textual) = (field, true)
+        default: (target, textual) = (field, false)
+        }
+        let fragment = Self.nameFragment(path)
+        // PostgreSQL truncates identifiers to 63 bytes: shorten the table part (class names are ASCII) so the
+        // hash and the suffix survive.
+        let base = table.prefix(63 - fragment.count - 3) + "_" + fragment
+        return dialect.comparedExpressions(target, textual: textual).enumerated().map { position, expression in
+            let name = position == 0 ? base : base + "_\(position + 1)"
+            return "CREATE INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(dialect.quote(table)) ((\(dialect.render(expression).sql)))"
+        }
+    }
+
+    /// A name part unique per path: up to 24 of its letters, digits and underscores, then a hash of the
+    /// exact path.
+    static func nameFragment(_ path: FieldPath) -> String {
+        let joined = path.segments.joined(separator: "_")
+        let readable = String(joined.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            .prefix(24).map(Character.init))
+        var hash: UInt32 = 2_166_136_261
+        for byte in path.description.utf8 {
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+        }
+        let hex = String(hash, radix: 16)
+        return "i_" + readable + "_" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}

@@ -1,0 +1,31 @@
+import CirrusModel
+import CirrusSQL
+import CirrusStorage
+import GRDB
+
+extension SQLiteStorageAdapter {
+    /// The compiler for a query's condition: it knows the tables and schemas of the classes the query's
+    /// sub-queries read (from the registry), and the query's readers.
+    func compiler(for query: StorageQuery, _ db: Database) throws -> ConditionCompiler {
+        ConditionCompiler(
+            dialect: dialect, schema: query.schema, className: query.className, tables: try classTables(for: query.condition, db),
+            readers: query.readers
+        )
+    }
+
+    /// The tables and recorded schemas of the classes `condition`'s sub-queries read; classes that do not
+    /// exist are left out.
+    func classTables(for condition: Condition, _ db: Database) throws -> ClassTables {
+        var tables = ClassTables()
+        let registry = RegistryStatements(dialect: dialect)
+        for className in condition.referencedClassNames.sorted() {
+            guard let table = try existingTable(for: className, db) else { continue }
+            var schema = ClassSchema(className: className)
+            for field in try rows(db, registry.fields(of: className)) {
+                if let type = FieldType(storedName: field[2]) { schema.fields[field[1]] = type }
+            }
+            tables.record(className, table: table, schema: schema)
+        }
+        return tables
+    }
+}

@@ -1,0 +1,73 @@
+import CirrusModel
+import CirrusSQL
+import Testing
+
+@Suite("IndexStatements: expression indexes on JSON paths")
+struct IndexStatementsTests {
+    static func statements(_ dialect: any SQLDialect, _ path: String, _ type: FieldType?) -> [String] {
+        IndexStatements(dialect: dialect, table: "o_item").ensure(path: FieldPath(path.split(separator: ".").map(String.init)), type: type)
+    }
+
+    @Test("a String field gets the json_extract index on SQLite, the JSONB and the C-collated text indexes on PostgreSQL")
+    func string() {
+        #expect(Self.statements(SQLiteDialect(), "name", .string) == [
+            #"CREATE INDEX IF NOT EXISTS "o_item_i_name_8d39bde6" ON "o_item" ((json_extract("data", '$."name"')))"#,
+        ])
+        #expect(Self.statements(PostgresDialect(), "name", .string) == [
+            #"CREATE INDEX IF NOT EXISTS "o_item_i_name_8d39bde6" ON "o_item" ((("data" #> '{"name"}')))"#,
+            #"CREATE INDEX IF NOT EXISTS "o_item_i_name_8d39bde6_2" ON "o_item" ((("data" #>> '{"name"}') COLLATE "C"))"#,
+        ])
+    }
+
+    @Test("a Number field gets one index in both dialects; a Date is indexed on its iso, a Pointer on its objectId")
+    func otherTypes() {
+        #expect(Self.statements(PostgresDialect(), "score", .number).count == 1)
+        #expect(Self.statements(SQLiteDialect(), "when", .date).first?.contains(#"json_extract("data", '$."when"."iso"')"#) == true)
+        #expect(Self.statements(SQLiteDialect(), "owner", .pointer(targetClass: "_User")).first?.contains(#"'$."owner"."objectId"'"#) == true)
+    }
+
+    @Test("built-in fields, arrays and relations get no index", arguments: [
+        ("createdAt", FieldType?.some(.date)), ("objectId", .string), ("tags", .array), ("likes", .relation(targetClass: "_User")),
+    ])
+    func none(_ path: String, _ type: FieldType?) {
+        #expect(Self.statements(SQLiteDialect(), path, type).isEmpty)
+        #expect(Self.statements(PostgresDialect(), path, type).isEmpty)
+    }
+
+    @Test("index names differ for paths whose letters coincide")
+    func distinctNames() {
+        #expect(Self.statements(SQLiteDialect(), "a.b_c", nil) != Self.statements(SQLiteDialect(), "a_b.c", nil))
+    }
+
+    @Test("index names of long class names fit PostgreSQL's 63-byte identifiers and keep the path's hash")
+    func longNames() {
+        let table = "o_" + String(repeating: "x", count: 80)
+        let statements = IndexStatements(dialect: PostgresDialect(), table: table).ensure(path: FieldPath(field: "name"), type: .string)
+        let names = statements.map { $0.split(separator: "\"")[1] }
+        #expect(names.allSatisfy { $0.utf8.count <= 63 }, "\(names)")
+        #expect(names.first?.hasSuffix("_i_name_8d39bde6") == true)
+        #expect(names.last?.hasSuffix("_i_name_8d39bde6_2") == true)
+    }
+
+    static let schema = ClassSchema(className: "Item", fields: ["name": .string, "score": .number, "when": .date])
+
+    /// The compiled condition must contain the indexed expression verbatim, or the planner cannot use it.
+    @Test("equality and ranges on schema-known scalar fields compare exactly the indexed expression", arguments: [
+        (#"{"name":"alpha"}"#, "name", FieldType.string),
+        (#"{"name":{"$gte":"a","$lt":"b"}}"#, "name", .string),
+        (#"{"score":{"$gt":10}}"#, "score", .number),
+        (#"{"score":{"$in":[1,2]}}"#, "score", .number),
+        (#"{"when":{"$lt":{"__type":"Date","iso":"2020-01-01T00:00:00.000Z"}}}"#, "when", .date),
+    ])
+    func indexedExpressionIsCompiled(_ whereJSON: String, _ field: String, _ type: FieldType) throws {
+        let condition = try Condition(where: JSONParser.parse(whereJSON))
+        for dialect in [SQLiteDialect() as any SQLDialect, PostgresDialect()] {
+            let sql = dialect.render(ConditionCompiler(dialect: dialect, schema: Self.schema).compile(condition)).sql
+            let expressions = Self.statements(dialect, field, type).map { statement in
+                // `CREATE INDEX … ON "o_item" ((expression))`
+                String(statement.split(separator: "((", maxSplits: 1)[1].dropLast(2))
+            }
+            #expect(expressions.contains { sql.contains($0) }, "\(dialect.name): \(sql)")
+        }
+    }
+}

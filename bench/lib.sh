@@ -1,0 +1,77 @@
+# Shared by the bench scripts: wrk, a release build, a server on a fresh data directory, and cleanup.
+# Source it from the repository root after `set -euo pipefail`; it sets $binary, $work, $url, $app_id, $app_key.
+
+app_id=bench-app-id
+app_key=bench-app-key
+master_key=bench-master-key
+connections=${CONNECTIONS:-64}
+threads=${THREADS:-2}
+
+ensure_wrk() {
+  command -v wrk >/dev/null && return
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+  else
+    echo "wrk is not installed: apt-get install wrk" >&2
+    exit 1
+  fi
+}
+
+build_release() {
+  echo "== building cirrus (release, .build-release)"
+  swift build -c release --product cirrus --scratch-path .build-release
+  binary=.build-release/release/cirrus
+}
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid"
+    wait "$server_pid" || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# start_server [extra serve arguments…]: starts cirrus on a free loopback port and waits until it answers.
+start_server() {
+  local port=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+  url="http://127.0.0.1:$port"
+  "$binary" serve --host 127.0.0.1 --port "$port" --data-dir "$work/data" \
+    --app-id "$app_id" --app-key "$app_key" --master-key "$master_key" --log-level warning "$@" >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 200); do
+    if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1] + '/1.1/date', timeout=1)" "$url" 2>/dev/null; then
+      return
+    fi
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "cirrus did not start" >&2
+  exit 1
+}
+
+# run_wrk NAME SCRIPT DURATION [script arguments…]: one scenario, its output kept in $work/NAME.txt.
+run_wrk() {
+  local name=$1 script=$2 length=$3
+  shift 3
+  echo
+  echo "== $name: $connections connections, $threads threads, $length"
+  wrk -t"$threads" -c"$connections" -d"$length" --latency -s "bench/lua/$script" "$url" -- "$app_id" "$app_key" "$@" \
+    | tee "$work/$name.txt"
+  if grep -q "Non-2xx\|Socket errors" "$work/$name.txt"; then
+    echo "!! $name had failed requests (see above)" >&2
+  fi
+}
+
+describe_machine() {
+  echo
+  echo "== machine"
+  echo "CPU:     $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
+  echo "RAM:     $(free -h | awk '/^Mem:/ {print $2}')"
+  echo "Swift:   $(swift --version 2>/dev/null | head -1)"
+  echo "SQLite:  $(dpkg-query -W -f '${Version}' libsqlite3-0 2>/dev/null || echo unknown) (system libsqlite3, linked by GRDB)"
+  echo "wrk:     $(wrk --version 2>&1 | head -1)"
+  echo "Kernel:  $(uname -sr)"
+}
