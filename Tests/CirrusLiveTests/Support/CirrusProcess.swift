@@ -8,6 +8,10 @@ import Darwin
 
 /// One run of the `cirrus` executable as a child process, its stdout and stderr captured in a file.
 final class CirrusProcess: @unchecked Sendable {
+    /// Foundation's `Process.run()` on Linux is not safe to call from several threads at once (concurrent launches
+    /// from parallel tests crashed in its argument and environment copying), so every launch takes this lock.
+    private static let launchLock = NSLock()
+
     private let process: Process
     /// The file that receives both stdout and stderr.
     let logPath: String
@@ -29,7 +33,7 @@ final class CirrusProcess: @unchecked Sendable {
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try Self.launchLock.withLock { try process.run() }
         try log.close()
     }
 
