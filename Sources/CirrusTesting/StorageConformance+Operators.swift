@@ -9,6 +9,7 @@ extension StorageConformance {
             StorageCheck("every operator selects the right objects whatever the type of value the field holds", operatorMatrix),
             StorageCheck("$inQuery, $notInQuery, $select, $dontSelect and $relatedTo select the right objects in SQL", referenceTable),
             StorageCheck("inner queries find at most their limit", innerLimit),
+            StorageCheck("$select compares createdAt and updatedAt as Dates on either side", selectBuiltInDates),
             StorageCheck("a reader sees only objects without an ACL or whose ACL grants it read, the master key sees all", readAccess),
             StorageCheck("sub-queries only reach objects the reader may read", readAccessInSubQueries),
         ]

@@ -85,6 +85,25 @@ extension StorageConformance {
         }
     }
 
+    static func selectBuiltInDates(_ driver: StorageConformanceDriver) async throws {
+        let times = [1_700_000_000_007, 1_700_000_123_450, 1_700_000_999_999].map { Timestamp(millisecondsSince1970: $0) }
+        for (index, time) in times.enumerated() {
+            try await driver.insert("Event", ["n": .int(Int64(index))], id: "e\(index)", createdAt: time)
+        }
+        try await driver.insert("Reminder", ["at": Value.date(times[1]).wire], id: "m1", createdAt: times[2])
+        try await driver.insert("Reminder", ["at": Value.date(Timestamp(millisecondsSince1970: 1_700_000_123_451)).wire], id: "m2")
+        let events = SubQuery(className: "Event", condition: .always)
+        let byCreation = Condition.select(FieldPath(field: "at"), events, key: FieldPath(field: "createdAt"), negated: false)
+        try verifyEqual(try await driver.findIds("Reminder", byCreation), ["m1"], "a Date field against the inner createdAt")
+        let excluded = Condition.select(FieldPath(field: "at"), events, key: FieldPath(field: "createdAt"), negated: true)
+        try verifyEqual(try await driver.findIds("Reminder", excluded), ["m2"], "$dontSelect on the inner createdAt")
+        let reminders = SubQuery(className: "Reminder", condition: .always)
+        let outer = Condition.select(FieldPath(field: "createdAt"), reminders, key: FieldPath(field: "at"), negated: false)
+        try verifyEqual(try await driver.findIds("Event", outer), ["e1"], "the outer createdAt against an inner Date field")
+        let updated = Condition.select(FieldPath(field: "updatedAt"), reminders, key: FieldPath(field: "at"), negated: false)
+        try verifyEqual(try await driver.findIds("Event", updated), ["e1"], "the outer updatedAt (equal to createdAt on insert)")
+    }
+
     /// Objects of `Secret` with every kind of ACL.
     static let secrets: [(id: String, acl: JSON?)] = [
         ("r1", nil),

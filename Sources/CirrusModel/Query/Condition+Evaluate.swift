@@ -31,7 +31,7 @@ public protocol ConditionResolver {
     /// The objectIds of the objects `query` finds (at most `query.limit` of them).
     func objectIds(foundBy query: SubQuery) -> Set<String>
     /// The values of `key` (canonical REST JSON) on the objects `query` finds; objects without it give none.
-    /// For `objectId` these are the ids as strings; the built-in dates give none.
+    /// For `objectId` these are the ids as strings, for `createdAt` and `updatedAt` the Dates (`Value.date(…).wire`).
     func values(of key: FieldPath, foundBy query: SubQuery) -> [JSON]
     /// The members of the Relation field `key` of `owner`.
     func relationMembers(of owner: Pointer, key: String) -> Set<Pointer>
@@ -125,11 +125,16 @@ struct ConditionEvaluator {
     }
 
     /// `$select`: the field, or an element of it, equals one of the selected values: numbers by value, strings
-    /// exactly, objects and arrays as trees, `null` only a present null. Of the built-in fields only `objectId`
-    /// takes part (as a string).
+    /// exactly, objects and arrays as trees, `null` only a present null. The built-in fields take part as a
+    /// string (`objectId`) and as Dates (`createdAt`, `updatedAt`).
     private func selects(_ path: FieldPath, _ values: [JSON]) -> Bool {
         if let column = BuiltIn(path) {
-            return column == .objectId && values.contains { Self.sameTree(.string(object.objectId), $0) }
+            let own: JSON = switch column {
+            case .objectId: .string(object.objectId)
+            case .createdAt: Value.date(object.createdAt).wire
+            case .updatedAt: Value.date(object.updatedAt).wire
+            }
+            return values.contains { Self.sameTree(own, $0) }
         }
         return onFieldOrElements(path) { node in values.contains { Self.sameTree(node, $0) } }
     }

@@ -12,6 +12,12 @@ extension SQLiteDialect {
     public func comparableText(_ text: SQLFragment) -> SQLFragment {
         "json_quote(\(text))"
     }
+
+    /// Whole seconds through `strftime`, the milliseconds appended as integers, so no floating-point rounding.
+    public func comparableDate(milliseconds column: SQLFragment) -> SQLFragment {
+        let iso: SQLFragment = "strftime('%Y-%m-%dT%H:%M:%S', \(column) / 1000, 'unixepoch') || printf('.%03dZ', \(column) % 1000)"
+        return "json_object('__type', 'Date', 'iso', \(iso))"
+    }
 }
 
 extension PostgresDialect {
@@ -22,5 +28,11 @@ extension PostgresDialect {
 
     public func comparableText(_ text: SQLFragment) -> SQLFragment {
         "to_jsonb(\(text))"
+    }
+
+    public func comparableDate(milliseconds column: SQLFragment) -> SQLFragment {
+        let seconds: SQLFragment = "to_char(to_timestamp(\(column) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS')"
+        let iso: SQLFragment = "\(seconds) || '.' || lpad((\(column) % 1000)::text, 3, '0') || 'Z'"
+        return "jsonb_build_object('__type', 'Date', 'iso', \(iso))"
     }
 }

@@ -64,6 +64,10 @@ public protocol SQLDialect: Sendable {
     /// ``comparableValue(_:)`` of a JSON string holding the SQL text `text` (the `id` column).
     func comparableText(_ text: SQLFragment) -> SQLFragment
 
+    /// ``comparableValue(_:)`` of the stored Date `{"__type":"Date","iso":…}` for a column of milliseconds since
+    /// 1970 (`created_at`, `updated_at`), the ISO text always with three fraction digits, as the wire writes it.
+    func comparableDate(milliseconds column: SQLFragment) -> SQLFragment
+
     // MARK: Geo
 
     /// The number at `target` as a floating-point SQL value; NULL when absent (and, where the dialect can

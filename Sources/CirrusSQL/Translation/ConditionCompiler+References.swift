@@ -44,18 +44,21 @@ extension ConditionCompiler {
     }
 
     /// The field (or an element of an array field) equals the `key` value of an object the sub-query finds.
-    /// `objectId` compares as a string on either side; the built-in dates are not compared with sub-query keys.
+    /// `objectId` compares as a string on either side, `createdAt` and `updatedAt` as Dates.
     private func select(_ path: FieldPath, _ query: SubQuery, key: FieldPath) -> SQLFragment {
         let values = subSelect(query) { inner in
             if !key.isNested, key.root == "objectId" { return (dialect.comparableText(SQLFragment(dialect.quote("id"))), nil) }
-            if !key.isNested, Self.builtInColumns[key.root] != nil { return ("NULL", "FALSE") }
+            if !key.isNested, let column = Self.builtInColumns[key.root] {
+                return (dialect.comparableDate(milliseconds: SQLFragment(dialect.quote(column))), nil)
+            }
             let field = inner.target(key)
             return (dialect.comparableValue(field), dialect.isPresent(field))
         }
         guard let values else { return "FALSE" }
         if !path.isNested, let column = Self.builtInColumns[path.root] {
-            guard column == "id" else { return "FALSE" }
-            return "\(dialect.comparableText(SQLFragment(dialect.quote(column)))) IN (\(values))"
+            let quoted = SQLFragment(dialect.quote(column))
+            let value = column == "id" ? dialect.comparableText(quoted) : dialect.comparableDate(milliseconds: quoted)
+            return "\(value) IN (\(values))"
         }
         return onFieldOrElements(path) { element in "\(dialect.comparableValue(element)) IN (\(values))" }
     }

@@ -265,7 +265,8 @@ struct OwnerResolver: ConditionResolver {
     func values(of key: FieldPath, foundBy query: SubQuery) -> [JSON] {
         found(query).compactMap { owner in
             if !key.isNested, key.root == "objectId" { return .string(owner.objectId) }
-            if !key.isNested, ["createdAt", "updatedAt"].contains(key.root) { return nil }
+            if !key.isNested, key.root == "createdAt" { return Value.date(owner.createdAt).wire }
+            if !key.isNested, key.root == "updatedAt" { return Value.date(owner.updatedAt).wire }
             return owner.value(at: key)
         }
     }
