@@ -9,6 +9,7 @@ public struct PostgresDialect: SQLDialect {
     public init() {}
 
     public var name: String { "postgres" }
+    public var readsJSONNullAsSQLNull: Bool { false }
     public var documentColumnType: String { "JSONB" }
     public var integerColumnType: String { "BIGINT" }
 

@@ -8,6 +8,10 @@ public protocol SQLDialect: Sendable {
     /// A short name for logs and tests: `sqlite`, `postgres`.
     var name: String { get }
 
+    /// Whether reading a JSON `null` at a path gives SQL NULL, so that every comparison with it is unknown
+    /// (SQLite's `json_extract`); PostgreSQL's `jsonb` orders `null` below numbers instead.
+    var readsJSONNullAsSQLNull: Bool { get }
+
     /// The text of the parameter at `position` (1-based): `?` or `$1`.
     func placeholder(_ position: Int) -> String
 

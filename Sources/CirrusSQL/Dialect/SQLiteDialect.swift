@@ -6,6 +6,7 @@ public struct SQLiteDialect: SQLDialect {
     public init() {}
 
     public var name: String { "sqlite" }
+    public var readsJSONNullAsSQLNull: Bool { true }
     public var documentColumnType: String { "TEXT" }
     public var integerColumnType: String { "INTEGER" }
 

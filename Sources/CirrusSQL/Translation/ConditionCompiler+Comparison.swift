@@ -30,6 +30,7 @@ extension ConditionCompiler {
             let field = target(path)
             return "(NOT \(dialect.isPresent(field)) OR \(dialect.hasKind(field, .null)))"
         }
+        if let comparison = typedComparison(path, .equal, value) { return comparison }
         let elementMatch = onFieldOrElements(path) { matches($0, .equal, value) }
         if case .array = value, shape(of: path) == .array {
             return "(\(matches(target(path), .equal, value)) OR \(elementMatch))"
@@ -38,7 +39,23 @@ extension ConditionCompiler {
     }
 
     func ordered(_ path: FieldPath, _ op: ScalarOperator, _ value: Value) -> SQLFragment {
-        onFieldOrElements(path) { matches($0, op, value) }
+        typedComparison(path, op, value) ?? onFieldOrElements(path) { matches($0, op, value) }
+    }
+
+    /// The bare comparison, without the JSON kind check, when the schema records the field as a Number, String or
+    /// Date and the operand is of that kind: the field then holds only such values or `null`, and a `null` cannot
+    /// match (equality never matches it; ordering only where the dialect reads it as SQL NULL). The bare form is
+    /// exactly the expression `cirrus index` indexes, so the database can answer from the index alone.
+    func typedComparison(_ path: FieldPath, _ op: ScalarOperator, _ value: Value) -> SQLFragment? {
+        guard shape(of: path) == .scalar, let type = schema?.type(at: path), op == .equal || dialect.readsJSONNullAsSQLNull else { return nil }
+        let field = target(path)
+        switch (type, value) {
+        case (.number, .int(let number)): return dialect.compare(field, op, .int(number))
+        case (.number, .double(let number)): return dialect.compare(field, op, .double(number))
+        case (.string, .string(let text)): return dialect.compare(field, op, .string(text))
+        case (.date, .date(let stamp)): return dialect.compare(dialect.member("iso", of: field), op, .string(stamp.iso8601))
+        default: return nil
+        }
     }
 
     func matchesAny(_ path: FieldPath, _ values: [Value]) -> SQLFragment {
