@@ -129,6 +129,23 @@ struct StatisticsTests {
         }
     }
 
+    /// bmobpy sends `having` as Python's `str(dict)`; Bmob reads it, the other dialects want JSON.
+    @Test("Bmob reads a Python dict literal in having; LeanCloud and Parse refuse it", arguments: Endpoint.all)
+    func pythonHaving(_ endpoint: Endpoint) async throws {
+        try await TestServer.with { client in
+            try await Self.seed(client)
+            let query = "groupby=playerName&sum=score&having=" + URLQuery.encode("{'_sumScore': {'$gt': 35}, '$or': [{'playerName': 'Ann'}, {'playerName': None}]}")
+            let reply = try await client.request(endpoint, .get, "/classes/GameScore?" + query)
+            if endpoint.isBmob {
+                #expect(reply.status == 200, "\(reply.bodyText)")
+                #expect(reply.json["results"]?.arrayValue?.compactMap { $0["playerName"]?.stringValue } == ["Ann"])
+            } else {
+                #expect(reply.status == 400)
+                #expect(reply.code == 107)
+            }
+        }
+    }
+
     struct BadCase: Sendable, CustomTestStringConvertible {
         let label: String
         let query: String

@@ -65,7 +65,11 @@ extension QueryParameters {
         do {
             json = try JSONParser.parse(text)
         } catch {
-            throw APIError(.invalidJSON, "'having' is not valid JSON: \(error.description).")
+            // Bmob's Python SDK writes `having` as a Python dict literal.
+            guard request.dialect == .bmob, let literal = try? JSONParser.parse(PythonLiteral.json(from: text)) else {
+                throw APIError(.invalidJSON, "'having' is not valid JSON: \(error.description).")
+            }
+            json = literal
         }
         return try HavingDecoder(defaultOffsetMinutes: request.dialect.defaultOffsetMinutes).decode(json)
     }
