@@ -46,6 +46,8 @@ let package = Package(
             dependencies: [
                 "CirrusModel", "CirrusStorage", "CirrusQueryLanguage",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -88,6 +90,7 @@ let package = Package(
         .testTarget(name: "CirrusModelTests", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusQueryLanguageTests", dependencies: ["CirrusQueryLanguage"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusHTTPTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
