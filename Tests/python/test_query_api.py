@@ -183,3 +183,18 @@ def test_scan_walks_the_whole_class_with_the_master_key(leancloud, class_name):
     leancloud.use_master_key(True)
     seen = [item.get("n") for item in leancloud.Query(Item).scan(batch_size=10, scan_key="n")]
     assert seen == list(range(25))
+
+
+def test_spaces_and_plus_signs_survive_the_sdk_url_encoding(leancloud, class_name):
+    """The SDK form-encodes query parameters (+ for a space) but pastes a conditional save's where raw (literal +)."""
+    Note = leancloud.Object.extend(class_name)
+    spaced, plussed = Note(text="a b", n=1), Note(text="c+d", n=1)
+    leancloud.Object.save_all([spaced, plussed])
+    assert [n.id for n in leancloud.Query(Note).equal_to("text", "a b").find()] == [spaced.id]
+    assert [n.id for n in leancloud.Query(Note).equal_to("text", "c+d").find()] == [plussed.id]
+    assert [n.id for n in leancloud.Query(Note).matched("text", "^c\\+").find()] == [plussed.id]
+    result = leancloud.Query.do_cloud_query("select * from %s where text = 'a b'" % class_name)
+    assert [n.id for n in result.results] == [spaced.id]
+    plussed.set("n", 2)
+    plussed.save(where=leancloud.Query(Note).equal_to("text", "c+d"))
+    assert leancloud.Query(Note).get(plussed.id).get("n") == 2

@@ -31,10 +31,10 @@ public enum Dialect: String, Sendable, CaseIterable {
         self == .bmob ? stamp.format(offsetMinutes: defaultOffsetMinutes, style: .spaced) : stamp.iso8601
     }
 
-    /// Whether `+` in a query string means a space. LeanCloud's SDKs paste raw JSON (with a literal `+`)
-    /// into URLs; Parse and Bmob clients form-encode.
-    public var decodesPlusAsSpace: Bool {
-        self != .leancloud
+    /// What `+` in a query string means: Parse and Bmob clients form-encode; LeanCloud's clients sometimes paste
+    /// raw JSON (with a literal `+`) into URLs, so it is decided per value.
+    var queryPlus: QueryString.Plus {
+        self == .leancloud ? .detect : .space
     }
 
     /// The largest batch accepted (Bmob documents 50; the others set no count limit).

@@ -1,16 +1,36 @@
 /// Decoding of URL query strings, form style or not.
 enum QueryString {
+    /// What a `+` in a query string stands for.
+    enum Plus: Sendable {
+        /// A space, as in form encoding (Parse and Bmob clients).
+        case space
+        /// Decided per value. LeanCloud's clients send both kinds: the Python SDK form-encodes its GET parameters
+        /// (`+` for a space, `%3A` for `:`), yet pastes a conditional save's `where` JSON raw into the URL, where
+        /// `:` `,` `$` and a literal `+` arrive unencoded. A value holding a character that form encoding always
+        /// escapes was not form-encoded, so its `+` is a plus; in any other value it is a space.
+        case detect
+    }
+
+    /// Characters that form encoding never leaves as they are.
+    private static let formEscaped = Set(":,$\"{}[]".utf8)
+
     /// The parameters of `query` (the text after `?`); the last value of a repeated name wins.
-    /// - Parameter plusAsSpace: whether `+` stands for a space (form encoding).
-    static func parse(_ query: String, plusAsSpace: Bool) -> [String: String] {
+    static func parse(_ query: String, plus: Plus) -> [String: String] {
         var parameters: [String: String] = [:]
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decode(parts[0], plusAsSpace: plusAsSpace)
-            let value = parts.count > 1 ? decode(parts[1], plusAsSpace: plusAsSpace) : ""
+            let name = decode(parts[0], plusAsSpace: plusIsSpace(in: parts[0], plus))
+            let value = parts.count > 1 ? decode(parts[1], plusAsSpace: plusIsSpace(in: parts[1], plus)) : ""
             parameters[name] = value
         }
         return parameters
+    }
+
+    private static func plusIsSpace(in raw: Substring, _ plus: Plus) -> Bool {
+        switch plus {
+        case .space: true
+        case .detect: !raw.utf8.contains { formEscaped.contains($0) }
+        }
     }
 
     /// Percent-decodes `text`; malformed escapes are kept as written.

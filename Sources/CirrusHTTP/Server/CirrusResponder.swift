@@ -45,7 +45,7 @@ public struct CirrusResponder: HTTPResponder {
         }
         var method = request.method
         // Every SDK form-encodes a CQL statement (the Python SDK's spaces arrive as `+`, a `+` as `%2B`).
-        var query = QueryString.parse(request.uri.query ?? "", plusAsSpace: dialect.decodesPlusAsSpace || segments == ["cloudQuery"])
+        var query = QueryString.parse(request.uri.query ?? "", plus: dialect.queryPlus)
         var overrides: [String: String] = [:]
         var parsedBody: JSON?
         if method == .post, let (override, fields, remaining) = Self.methodOverride(body) {
