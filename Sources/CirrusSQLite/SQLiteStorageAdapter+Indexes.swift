@@ -10,15 +10,11 @@ extension SQLiteStorageAdapter {
     /// `iso` or a Pointer's `objectId`.
     /// - Throws: ``StorageError/database(_:)`` when the class does not exist.
     public func ensureIndex(className: String, path: FieldPath) async throws {
-        let registry = RegistryStatements(dialect: dialect)
         try await pool.write { db in
             guard let table = try self.existingTable(for: className, db) else {
                 throw StorageError.database("cannot index \(className).\(path): the class does not exist")
             }
-            var schema = ClassSchema(className: className)
-            for field in try self.rows(db, registry.fields(of: className)) {
-                if let type = FieldType(storedName: field[2]) { schema.fields[field[1]] = type }
-            }
+            let schema = try self.recordedSchema(of: className, db)
             for statement in IndexStatements(dialect: self.dialect, table: table).ensure(path: path, type: schema.type(at: path)) {
                 try db.execute(sql: statement)
             }

@@ -17,14 +17,9 @@ extension SQLiteStorageAdapter {
     /// exist are left out.
     func classTables(for condition: Condition, _ db: Database) throws -> ClassTables {
         var tables = ClassTables()
-        let registry = RegistryStatements(dialect: dialect)
         for className in condition.referencedClassNames.sorted() {
             guard let table = try existingTable(for: className, db) else { continue }
-            var schema = ClassSchema(className: className)
-            for field in try rows(db, registry.fields(of: className)) {
-                if let type = FieldType(storedName: field[2]) { schema.fields[field[1]] = type }
-            }
-            tables.record(className, table: table, schema: schema)
+            tables.record(className, table: table, schema: try recordedSchema(of: className, db))
         }
         return tables
     }

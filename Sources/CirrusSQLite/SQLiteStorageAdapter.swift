@@ -98,12 +98,17 @@ public final class SQLiteStorageAdapter: StorageAdapter {
         return try await pool.read { db in
             guard let row = try self.rows(db, registry.findClass(className)).first else { return nil }
             self.tables.record(className: className, table: row[1])
-            var schema = ClassSchema(className: className)
-            for field in try self.rows(db, registry.fields(of: className)) {
-                if let type = FieldType(storedName: field[2]) { schema.fields[field[1]] = type }
-            }
-            return schema
+            return try self.recordedSchema(of: className, db)
         }
+    }
+
+    /// The field types the registry records for a class.
+    func recordedSchema(of className: String, _ db: Database) throws -> ClassSchema {
+        var schema = ClassSchema(className: className)
+        for field in try rows(db, RegistryStatements(dialect: dialect).fields(of: className)) {
+            if let type = FieldType(storedName: field[2]) { schema.fields[field[1]] = type }
+        }
+        return schema
     }
 
     /// Moves the write-ahead log into the database file (so that after a clean stop the file alone holds every

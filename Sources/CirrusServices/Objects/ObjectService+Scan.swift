@@ -39,15 +39,11 @@ extension ObjectService {
             default: break
             }
         }
-        var value: JSON? = .object(object.fields)
-        for segment in key.segments {
-            switch value {
-            case .object(let members)?: value = members[segment]
-            case .array(let elements)?: value = Int(segment).flatMap { elements.indices.contains($0) ? elements[$0] : nil }
-            default: return nil
-            }
-        }
-        return value
+        // Read the path as the SQL of the next page's condition reads it.
+        let subject = ConditionSubject(
+            className: object.className, objectId: object.objectId, createdAt: object.createdAt, updatedAt: object.updatedAt, fields: object.fields
+        )
+        return subject.value(at: key)
     }
 }
 
