@@ -7,6 +7,15 @@ import Foundation
 public enum RegexPattern {
     private static let cache = RegexCache()
 
+    /// Characters that mean something in a pattern (`#` and space too, which the `x` option reads as comment and
+    /// padding), escaped by ``literal(_:)``.
+    private static let metacharacters: Set<Character> = ["\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}", "#", " ", "-", "/"]
+
+    /// `character` as a pattern that matches it literally, in ICU and in PostgreSQL's regular expressions alike.
+    public static func literal(_ character: Character) -> String {
+        metacharacters.contains(character) ? "\\" + String(character) : String(character)
+    }
+
     /// Whether `text` contains a match of `pattern` under `options`.
     /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for a pattern that does not compile.
     public static func matches(_ text: String, pattern: String, options: String) throws(APIError) -> Bool {

@@ -264,8 +264,7 @@ enum PostgresRegex {
                 quoting = false
                 index += 2
             } else if quoting {
-                if "\\^$.|?*+()[]{}# ".contains(character) { result.append("\\") }
-                result.append(character)
+                result += RegexPattern.literal(character)
                 index += 1
             } else {
                 result.append(character)
