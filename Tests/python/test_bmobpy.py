@@ -85,7 +85,7 @@ def test_group_by_with_count_and_having(bmob, scores, class_name):
 
 
 def test_pointer_related_and_geo_filters(bmob, class_name):
-    author = bmob.save(class_name + "Author", {"name": "lu"})
+    author = bmob.save(class_name + "Author", {"name": "lu", "born": 1900})
     other = bmob.save(class_name + "Author", {"name": "mo"})
     bmob.save(class_name, {"title": "one", "author": BmobPointer(class_name + "Author", author.objectId),
                            "at": BmobGeoPoint(39.9, 116.4)})
@@ -99,6 +99,9 @@ def test_pointer_related_and_geo_filters(bmob, class_name):
     assert [r["title"] for r in bmob.findObjects(class_name, where=box)] == ["two"]
     included = bmob.findObjects(class_name, where=mine, include="author")
     assert included[0]["author"]["name"] == "lu"
+    assert included[0]["author"]["born"] == 1900
+    picked = bmob.findObjects(class_name, where=mine, include="author[name]")
+    assert picked[0]["author"]["name"] == "lu" and "born" not in picked[0]["author"]
 
 
 def test_a_bad_query_reports_the_error(bmob, class_name):

@@ -198,3 +198,16 @@ def test_spaces_and_plus_signs_survive_the_sdk_url_encoding(leancloud, class_nam
     plussed.set("n", 2)
     plussed.save(where=leancloud.Query(Note).equal_to("text", "c+d"))
     assert leancloud.Query(Note).get(plussed.id).get("n") == 2
+
+
+def test_include_acl_returns_each_object_acl(leancloud, class_name):
+    Note = leancloud.Object.extend(class_name)
+    note = Note(text="x")
+    acl = leancloud.ACL()
+    acl.set_public_read_access(True)
+    acl.set_public_write_access(False)
+    note.set_acl(acl)
+    note.save()
+    found = leancloud.Query(Note).include_acl(True).first()
+    assert found.get_acl().get_public_read_access() is True
+    assert found.get_acl().get_public_write_access() is False
