@@ -75,7 +75,9 @@ final class WriteSession {
 
     static func storageError(_ error: DatabaseError) -> StorageError {
         if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY { return .duplicateObjectId(error.message ?? "") }
-        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE { return .duplicateValue(error.message ?? "") }
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            return .duplicateValue(field: SystemSchema.uniqueField(inMessage: error.message ?? "") ?? "")
+        }
         return .database(error.description)
     }
 
@@ -84,6 +86,15 @@ final class WriteSession {
         case .insert(let insert): return .inserted(try run(insert))
         case .update(let update): return .updated(try run(update))
         case .delete(let delete): return .deleted(try run(delete))
+        case .account(let write):
+            try runAccountWrites([write])
+            return .account
+        }
+    }
+
+    private func runAccountWrites(_ writes: [AccountWrite]) throws {
+        for write in writes {
+            for statement in AccountWriter.statements(write, dialect: dialect) { try adapter.execute(db, statement) }
         }
     }
 
@@ -102,6 +113,7 @@ final class WriteSession {
         for (field, targets) in insert.relations where !targets.isEmpty {
             try adapter.execute(db, registry.addMembers(owner: object.className, field: field, objectId: object.objectId, targets: targets))
         }
+        try runAccountWrites(insert.accountWrites)
         return object
     }
 
@@ -113,14 +125,15 @@ final class WriteSession {
         let aliases = AliasCounter()
         let document = UpdateCompiler(dialect: dialect, schema: update.schema, aliases: aliases)
             .document(after: update.changes.operations)
-        let condition = update.condition.map { ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases).compile($0) }
+        let compiler = ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases)
+        let condition = Self.restricted(update.condition.map(compiler.compile), to: compiler.writable(by: update.writers))
         let statements = ObjectStatements(dialect: dialect, table: table)
         let statement = statements.update(
             id: update.objectId, document: document, updatedAt: update.updatedAt, acl: update.changes.acl.map { $0?.wire },
             condition: condition
         )
         guard let row = try adapter.rows(db, statement).first else {
-            throw try missOrMismatch(statements, update.className, update.objectId)
+            throw try missOrMismatch(statements, update.className, update.objectId, writers: update.writers)
         }
         let object = try StoredRow.decode(row, className: update.className)
         if object.encodedSize > update.maximumSize {
@@ -134,6 +147,7 @@ final class WriteSession {
                 try adapter.execute(db, registry.removeMembers(owner: update.className, field: field, objectId: update.objectId, targets: removed))
             }
         }
+        try runAccountWrites(update.accountWrites)
         return object.object
     }
 
@@ -142,21 +156,39 @@ final class WriteSession {
             throw StorageError.objectNotFound(className: delete.className, objectId: delete.objectIds.first ?? "")
         }
         let statements = ObjectStatements(dialect: dialect, table: table)
-        let condition = delete.condition.map { ConditionCompiler(dialect: dialect, schema: delete.schema).compile($0) }
+        let compiler = ConditionCompiler(dialect: dialect, schema: delete.schema)
+        let condition = Self.restricted(delete.condition.map(compiler.compile), to: compiler.writable(by: delete.writers))
         let deleted: [String] = try adapter.rows(db, statements.delete(ids: delete.objectIds, condition: condition)).map { $0[0] }
         if deleted.isEmpty, delete.objectIds.count == 1 {
-            throw try missOrMismatch(statements, delete.className, delete.objectIds[0])
+            throw try missOrMismatch(statements, delete.className, delete.objectIds[0], writers: delete.writers)
         }
         if !deleted.isEmpty {
             try adapter.execute(db, registry.removeAllMembers(owner: delete.className, objectIds: deleted))
+            if delete.className == "_User" {
+                for statement in AccountStatements(dialect: dialect).deleteAccounts(userIds: deleted) { try adapter.execute(db, statement) }
+            }
         }
         return deleted
     }
 
-    /// After a write matched no row: the object is missing, or it failed the condition.
-    private func missOrMismatch(_ statements: ObjectStatements, _ className: String, _ objectId: String) throws -> StorageError {
-        try adapter.rows(db, statements.exists(id: objectId)).isEmpty
-            ? .objectNotFound(className: className, objectId: objectId) : .conditionNotMatched
+    /// A write's condition, restricted to the objects its writers may write.
+    static func restricted(_ condition: SQLFragment?, to permission: SQLFragment?) -> SQLFragment? {
+        guard let permission else { return condition }
+        guard let condition else { return permission }
+        return [condition, permission].combined("AND")
+    }
+
+    /// After a write matched no row: the object is missing, its ACL refuses the writers, or it failed the condition.
+    private func missOrMismatch(
+        _ statements: ObjectStatements, _ className: String, _ objectId: String, writers: [String]?
+    ) throws -> StorageError {
+        if try adapter.rows(db, statements.exists(id: objectId)).isEmpty { return .objectNotFound(className: className, objectId: objectId) }
+        if let permission = ConditionCompiler(dialect: dialect, schema: nil).writable(by: writers),
+            try adapter.rows(db, statements.exists(id: objectId, where: permission)).isEmpty
+        {
+            return .writeDenied
+        }
+        return .conditionNotMatched
     }
 
     /// The table of a class, or `nil`. Tables created by this transaction come first: they are in the
@@ -172,7 +204,7 @@ final class WriteSession {
         let taken = Set(try adapter.rows(db, registry.allClasses).map { $0[1] as String })
         let table = SystemSchema.tableName(for: className, taken: taken)
         try adapter.execute(db, registry.insertClass(className, table: table, at: .now()))
-        for statement in SystemSchema.createObjectTable(dialect, table: table) { try db.execute(sql: statement) }
+        for statement in SystemSchema.createObjectTable(dialect, table: table, className: className) { try db.execute(sql: statement) }
         createdTables[className] = table
         return table
     }

@@ -33,7 +33,8 @@ public struct CirrusServer: Sendable {
         try await schemas.warmUp()
         let objects = ObjectService(
             store: store, schemas: schemas,
-            configuration: ServiceConfiguration(maximumObjectSize: configuration.maximumObjectSize), logger: logger
+            configuration: ServiceConfiguration(maximumObjectSize: configuration.maximumObjectSize, accounts: configuration.accounts),
+            logger: logger
         )
         let responder = HTTPServices.makeResponder(objects: objects, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger)
         let application = Application(

@@ -1,4 +1,5 @@
 public import CirrusHTTP
+public import CirrusServices
 public import Logging
 
 /// Everything `cirrus serve` can be told, from flags or `CIRRUS_*` environment variables.
@@ -16,10 +17,13 @@ public struct ServerConfiguration: Sendable {
     /// The largest request body accepted, in bytes.
     public var maximumBodySize: Int
     public var logLevel: Logger.Level
+    /// Passwords, sessions and lock-out.
+    public var accounts: AccountSettings
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,
-        keys: AppKeys? = nil, maximumObjectSize: Int = 131_072, maximumBodySize: Int = 20 * 1024 * 1024, logLevel: Logger.Level = .info
+        keys: AppKeys? = nil, maximumObjectSize: Int = 131_072, maximumBodySize: Int = 20 * 1024 * 1024, logLevel: Logger.Level = .info,
+        accounts: AccountSettings = AccountSettings()
     ) {
         self.host = host
         self.port = port
@@ -29,5 +33,6 @@ public struct ServerConfiguration: Sendable {
         self.maximumObjectSize = maximumObjectSize
         self.maximumBodySize = maximumBodySize
         self.logLevel = logLevel
+        self.accounts = accounts
     }
 }

@@ -42,6 +42,19 @@ public protocol StorageAdapter: Sendable {
     /// - Throws: ``StorageError/database(_:)`` when the class does not exist (it has no table to index yet).
     func ensureIndex(className: String, path: FieldPath) async throws
 
+    /// A user's stored password and lock-out state, or `nil` when none was ever written.
+    func account(userId: String) async throws -> StoredAccount?
+
+    /// The session with this token (expired ones included: the caller decides), or `nil`.
+    func session(token: String) async throws -> StoredSession?
+
+    /// Every session of a user, oldest first.
+    func sessions(userId: String) async throws -> [StoredSession]
+
+    /// The names of the roles a user holds: the roles whose `users` relation lists the user, and, transitively,
+    /// every role whose `roles` relation lists one of those. Computed in SQL.
+    func roleNames(userId: String) async throws -> [String]
+
     /// The members of an object's relation field.
     func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer]
 

@@ -8,8 +8,10 @@ public enum StorageError: Error, Sendable, Equatable {
     case conditionNotMatched
     /// An object with this id already exists.
     case duplicateObjectId(String)
-    /// A unique value is already taken.
-    case duplicateValue(String)
+    /// A unique value is already taken: the field whose unique index refused it.
+    case duplicateValue(field: String)
+    /// The object exists, but no writer of the command may write it.
+    case writeDenied
     /// The class records another type for the field.
     case typeConflict(field: String, recorded: FieldType, attempted: FieldType)
     /// The document would exceed the size limit.

@@ -5,6 +5,8 @@ public enum WriteCommand: Sendable {
     case insert(Insert)
     case update(Update)
     case delete(Delete)
+    /// A password, lock-out or session change beside the objects.
+    case account(AccountWrite)
 
     /// Create an object.
     public struct Insert: Sendable {
@@ -15,12 +17,19 @@ public enum WriteCommand: Sendable {
         public var newFields: [String: FieldType]
         /// The largest document accepted, in bytes of JSON.
         public var maximumSize: Int
+        /// Account writes that belong to the new object (a user's password and first session), run in its
+        /// transaction after it is stored.
+        public var accountWrites: [AccountWrite]
 
-        public init(object: StoredObject, relations: [(field: String, add: [Pointer])], newFields: [String: FieldType], maximumSize: Int) {
+        public init(
+            object: StoredObject, relations: [(field: String, add: [Pointer])], newFields: [String: FieldType], maximumSize: Int,
+            accountWrites: [AccountWrite] = []
+        ) {
             self.object = object
             self.relations = relations
             self.newFields = newFields
             self.maximumSize = maximumSize
+            self.accountWrites = accountWrites
         }
     }
 
@@ -34,10 +43,15 @@ public enum WriteCommand: Sendable {
         public var schema: ClassSchema?
         public var newFields: [String: FieldType]
         public var maximumSize: Int
+        /// The ACL principals whose write grant lets the caller change the object; `nil` for the master key.
+        public var writers: [String]?
+        /// Account writes that go with the change (a new password, revoked sessions), run in its transaction after
+        /// the object was changed.
+        public var accountWrites: [AccountWrite] = []
 
         public init(
             className: String, objectId: String, updatedAt: Timestamp, changes: ObjectUpdate, condition: Condition?,
-            schema: ClassSchema?, newFields: [String: FieldType], maximumSize: Int
+            schema: ClassSchema?, newFields: [String: FieldType], maximumSize: Int, writers: [String]? = nil
         ) {
             self.className = className
             self.objectId = objectId
@@ -47,6 +61,7 @@ public enum WriteCommand: Sendable {
             self.schema = schema
             self.newFields = newFields
             self.maximumSize = maximumSize
+            self.writers = writers
         }
     }
 
@@ -56,12 +71,16 @@ public enum WriteCommand: Sendable {
         public var objectIds: [String]
         public var condition: Condition?
         public var schema: ClassSchema?
+        /// The ACL principals whose write grant lets the caller delete; `nil` for the master key. Listed objects
+        /// the caller may not write are left alone (a single one fails with ``StorageError/writeDenied``).
+        public var writers: [String]?
 
-        public init(className: String, objectIds: [String], condition: Condition?, schema: ClassSchema?) {
+        public init(className: String, objectIds: [String], condition: Condition?, schema: ClassSchema?, writers: [String]? = nil) {
             self.className = className
             self.objectIds = objectIds
             self.condition = condition
             self.schema = schema
+            self.writers = writers
         }
     }
 }
@@ -73,4 +92,6 @@ public enum WriteResult: Sendable {
     case updated(StoredObject)
     /// The ids that were deleted.
     case deleted([String])
+    /// An account write was applied.
+    case account
 }

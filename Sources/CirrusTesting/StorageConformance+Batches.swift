@@ -114,7 +114,7 @@ extension WriteResult {
     var reportedObject: StoredObject? {
         switch self {
         case .inserted(let object), .updated(let object): object
-        case .deleted: nil
+        case .deleted, .account: nil
         }
     }
 }

@@ -1,6 +1,7 @@
 public import CirrusHTTP
 public import CirrusModel
 import CirrusServer
+public import CirrusServices
 public import CirrusStorage
 import Foundation
 public import HTTPTypes
@@ -13,6 +14,10 @@ public enum TestServer {
     /// The keys every test server uses.
     public static let keys = AppKeys(appId: "test-app-id", appKey: "test-app-key", masterKey: "test-master-key")
 
+    /// Account settings for tests: scrypt with N = 2^4, so that the many sign-ups of a test run stay quick. The
+    /// production cost is covered by the password hasher's own tests.
+    public static let fastAccounts = AccountSettings(passwordCost: PasswordHasher.Cost(log2N: 4, blockSize: 8, parallelism: 1))
+
     /// Runs `body` against a new server with an empty database, then removes its data directory.
     ///
     /// The application's services run around `body`, so the store is closed by the server's own graceful
@@ -20,14 +25,16 @@ public enum TestServer {
     /// - Parameters:
     ///   - maximumObjectSize: the largest object document accepted, in bytes.
     ///   - maximumBodySize: the largest request body accepted, in bytes.
+    ///   - accounts: password, session and lock-out settings; by default a cheap password hash (tests hash many).
     public static func with<T: Sendable>(
-        maximumObjectSize: Int = 131_072, maximumBodySize: Int = 20 * 1024 * 1024, _ body: @Sendable (TestClient) async throws -> T
+        maximumObjectSize: Int = 131_072, maximumBodySize: Int = 20 * 1024 * 1024, accounts: AccountSettings = fastAccounts,
+        _ body: @Sendable (TestClient) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let configuration = ServerConfiguration(
             dataDirectory: directory.path, keys: keys, maximumObjectSize: maximumObjectSize, maximumBodySize: maximumBodySize,
-            logLevel: .warning
+            logLevel: .warning, accounts: accounts
         )
         let server = try await CirrusServer.build(configuration)
         return try await server.application.test(.router) { client in
@@ -52,6 +59,8 @@ public struct TestClient: Sendable {
         case none
         /// Exactly these headers.
         case headers([String: String])
+        /// The app key and a user's session token.
+        case session(String)
     }
 
     /// Sends a request. `path` includes the dialect prefix (`/1.1/classes/Post`).
@@ -89,6 +98,9 @@ public struct TestClient: Sendable {
         case (.parse, .master): return ["X-Parse-Application-Id": keys.appId, "X-Parse-Master-Key": keys.masterKey]
         case (.bmob, .appKey): return ["X-Bmob-Application-Id": keys.appId, "X-Bmob-REST-API-Key": keys.appKey]
         case (.bmob, .master): return ["X-Bmob-Application-Id": keys.appId, "X-Bmob-REST-API-Key": keys.appKey, "X-Bmob-Master-Key": keys.masterKey]
+        case (.leancloud, .session(let token)): return authHeaders(dialect, .appKey).merging(["X-LC-Session": token]) { $1 }
+        case (.parse, .session(let token)): return authHeaders(dialect, .appKey).merging(["X-Parse-Session-Token": token]) { $1 }
+        case (.bmob, .session(let token)): return authHeaders(dialect, .appKey).merging(["X-Bmob-Session-Token": token]) { $1 }
         }
     }
 }

@@ -214,5 +214,9 @@ final class CountingStore: StorageAdapter {
     func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer] {
         try await base.relationTargets(className: className, objectId: objectId, field: field)
     }
+    func account(userId: String) async throws -> StoredAccount? { try await base.account(userId: userId) }
+    func session(token: String) async throws -> StoredSession? { try await base.session(token: token) }
+    func sessions(userId: String) async throws -> [StoredSession] { try await base.sessions(userId: userId) }
+    func roleNames(userId: String) async throws -> [String] { try await base.roleNames(userId: userId) }
     func close() async throws {}
 }

@@ -47,17 +47,33 @@ struct TransportTests {
         }
     }
 
-    @Test("a text/plain create with _ApplicationId and _SessionToken stores only the real fields")
+    @Test("a text/plain create with _ApplicationId and _SessionToken stores only the real fields and acts as the session's user")
     func overrideCreate() async throws {
         try await TestServer.with { client in
+            let signUp = try await client.request(.leancloud, .post, "/users", json: ["username": "browser", "password": "pw"])
+            let token = try #require(signUp.json["sessionToken"]?.stringValue)
+            let userId = try #require(signUp.json["objectId"]?.stringValue)
             let body = Self.overrideBody([
-                "_ApplicationId": .string(Self.keys.appId), "_ApplicationKey": .string(Self.keys.appKey), "_SessionToken": "token",
-                "_ClientVersion": "js4.15.3", "_InstallationId": "i", "score": 7,
+                "_ApplicationId": .string(Self.keys.appId), "_ApplicationKey": .string(Self.keys.appKey), "_SessionToken": .string(token),
+                "_ClientVersion": "js4.15.3", "_InstallationId": "i", "score": 7, "ACL": [.init(stringLiteral: userId): ["read": true]],
             ])
             let created = try await client.request(.leancloud, .post, "/classes/GameScore", body: body, auth: .none, headers: Self.textPlain)
             #expect(created.status == 201, "\(created.bodyText)")
             let id = try #require(created.json["objectId"]?.stringValue)
-            #expect(try await client.fetch(.leancloud, "GameScore", id).keys == ["createdAt", "objectId", "score", "updatedAt"])
+            let fetched = try await client.request(.leancloud, .get, "/classes/GameScore/\(id)", auth: .session(token))
+            #expect(fetched.keys == ["createdAt", "objectId", "score", "updatedAt"])
+            let read = Self.overrideBody([
+                "_method": "GET", "_ApplicationId": .string(Self.keys.appId), "_ApplicationKey": .string(Self.keys.appKey),
+                "_SessionToken": .string(token),
+            ])
+            let overridden = try await client.request(.leancloud, .post, "/classes/GameScore/\(id)", body: read, auth: .none, headers: Self.textPlain)
+            #expect(overridden.json["score"] == 7)
+            let forged = Self.overrideBody([
+                "_ApplicationId": .string(Self.keys.appId), "_ApplicationKey": .string(Self.keys.appKey), "_SessionToken": "forged",
+                "score": 8,
+            ])
+            let refused = try await client.request(.leancloud, .post, "/classes/GameScore", body: forged, auth: .none, headers: Self.textPlain)
+            #expect(refused.status == 403)
         }
     }
 

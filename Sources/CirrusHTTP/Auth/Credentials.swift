@@ -12,6 +12,8 @@ struct Credentials: Sendable {
     /// `X-LC-Sign`: `md5(timestamp + key),timestamp[,master]`.
     var signature: String?
     var sessionToken: String?
+    /// Parse's `X-Parse-Installation-Id`, recorded on the sessions a log-in creates.
+    var installationId: String?
     /// Whether the key came from a method-override body, where `<master>,master` gives no master rights.
     var keyFromBody = false
 
@@ -41,6 +43,7 @@ struct Credentials: Sendable {
                 masterKey: header("X-Parse-Master-Key"),
                 signature: nil,
                 sessionToken: header("X-Parse-Session-Token") ?? overrides["_SessionToken"],
+                installationId: header("X-Parse-Installation-Id") ?? overrides["_InstallationId"],
                 keyFromBody: headerKey == nil
             )
         case .bmob:

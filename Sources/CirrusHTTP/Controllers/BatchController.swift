@@ -104,7 +104,7 @@ struct BatchController: Sendable {
         switch result {
         case .inserted(let object): return try await objects.createdReply(item, object)
         case .updated(let object): return try await objects.updatedReply(item, UpdateOutcome(object: object, changedKeys: changedKeys))
-        case .deleted: return try objects.deletedReply(item, missing: nil)
+        case .deleted, .account: return try objects.deletedReply(item, missing: nil)
         }
     }
 }
@@ -115,6 +115,7 @@ extension WriteCommand {
         case .insert(let insert): insert.object.className
         case .update(let update): update.className
         case .delete(let delete): delete.className
+        case .account: "_User"
         }
     }
 }

@@ -60,6 +60,9 @@ struct ObjectsController: Sendable {
     /// LeanCloud answers a fetch of a missing object with `200 {}`; Parse and Bmob with error 101.
     private func missingObject(_ request: APIRequest) -> APIResponse {
         switch request.dialect {
+        case .leancloud where request.parameter("className") == "_User":
+            // LeanCloud answers a missing user with 211 rather than an empty object.
+            return ErrorReply.response(for: APIError(.userNotFound, "Could not find user."), dialect: .leancloud)
         case .leancloud:
             var response = APIResponse(body: [:])
             response.isMissingObject = true

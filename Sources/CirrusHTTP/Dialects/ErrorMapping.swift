@@ -22,6 +22,10 @@ extension Dialect {
         if error.reason == .unauthorized, self != .leancloud {
             return WireError(status: 401, code: nil, message: "unauthorized")
         }
+        if error.reason == .writeDenied, self == .parse {
+            // parse-server does not tell an object that may not be written from a missing one.
+            return WireError(status: status, code: code, message: "Object not found.")
+        }
         return WireError(status: status, code: code, message: error.message)
     }
 
@@ -60,6 +64,25 @@ extension Dialect {
         case .notFound: (404, 1)
         case .methodNotAllowed: (405, 1)
         case .requestTooLarge: (413, 413)
+        case .usernameMissing: (400, 217)
+        case .passwordMissing: (400, 218)
+        case .usernameTaken: (400, 202)
+        case .emailTaken: (400, 203)
+        case .mobilePhoneNumberTaken: (400, 214)
+        case .loginMismatch, .oldPasswordMismatch: (400, 210)
+        // Recording R#112: `/users/me` with a bad token answers `400 {"code":211,"error":"Could not find user."}`.
+        case .userNotFound: (400, 211)
+        // The REST guide: a stale token gets 403 on APIs that need a user.
+        case .invalidSessionToken: (403, 403)
+        case .sessionRequired: (400, 206)
+        case .accountLocked: (400, 219)
+        case .invalidEmail: (400, 125)
+        case .invalidMobilePhoneNumber: (400, 127)
+        case .writeDenied, .classPermissionDenied: (403, 403)
+        case .readOnlyField: (400, 117)
+        case .invalidRoleName, .immutableField: (400, 139)
+        // Recording R#95: `400 {"code":1,"error":"Role ACL is required."}`.
+        case .roleACLRequired: (400, 1)
         }
     }
 
@@ -85,6 +108,24 @@ extension Dialect {
         case .notFound: (404, 101)
         case .methodNotAllowed: (405, 101)
         case .requestTooLarge: (413, 130)
+        case .usernameMissing: (400, 200)
+        case .passwordMissing: (400, 201)
+        case .usernameTaken: (400, 202)
+        case .emailTaken: (400, 203)
+        case .mobilePhoneNumberTaken: (400, 137)
+        // parse-server answers a wrong password and an unknown user alike: 101 "Invalid username/password.".
+        case .loginMismatch, .userNotFound, .oldPasswordMismatch, .accountLocked: (400, 101)
+        case .invalidSessionToken: (400, 209)
+        case .sessionRequired: (400, 206)
+        case .invalidEmail: (400, 125)
+        case .invalidMobilePhoneNumber: (400, 142)
+        // parse-server hides objects a client may not write: 101 "Object not found.".
+        case .writeDenied: (404, 101)
+        case .classPermissionDenied: (403, 119)
+        case .readOnlyField: (400, 136)
+        case .invalidRoleName: (400, 139)
+        case .immutableField: (400, 136)
+        case .roleACLRequired: (400, 123)
         }
     }
 
@@ -111,6 +152,20 @@ extension Dialect {
         case .notFound: (404, 101)
         case .methodNotAllowed: (405, 101)
         case .requestTooLarge: (413, 107)
+        case .usernameMissing, .passwordMissing: (400, 108)
+        case .usernameTaken: (400, 202)
+        case .emailTaken: (400, 203)
+        case .mobilePhoneNumberTaken: (400, 209)
+        case .loginMismatch, .userNotFound: (400, 101)
+        case .oldPasswordMismatch: (400, 210)
+        case .invalidSessionToken: (400, 211)
+        case .sessionRequired: (400, 206)
+        case .accountLocked: (400, 1)
+        case .invalidEmail, .invalidMobilePhoneNumber: (400, 107)
+        case .writeDenied, .classPermissionDenied: (400, 122)
+        case .readOnlyField: (400, 138)
+        case .invalidRoleName, .immutableField: (400, 139)
+        case .roleACLRequired: (400, 107)
         }
     }
 }

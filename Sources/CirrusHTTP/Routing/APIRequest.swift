@@ -18,6 +18,8 @@ public struct APIRequest: Sendable {
     public var caller: Caller
     /// The session token the request carries, if any.
     public var sessionToken: String?
+    /// The installation the request comes from (Parse's `X-Parse-Installation-Id`).
+    public var installationId: String?
     /// Route parameters, filled by the router (`className`, `objectId`).
     public var parameters: [String: String] = [:]
     /// Whether this is one request of a batch.

@@ -11,6 +11,9 @@ public struct APIRouter: Sendable {
         let pattern: [String]
         let dialects: Set<Dialect>
         let requiresAuthentication: Bool
+        /// Whether the request's session token identifies the caller. Sign-up and log-in ignore it (SDKs send the
+        /// previous user's token along), and `/users/me` reads it itself.
+        let resolvesSession: Bool
         let handler: Handler
     }
 
@@ -21,10 +24,13 @@ public struct APIRouter: Sendable {
     /// Adds an endpoint. Segments starting with `:` capture a parameter.
     public mutating func on(
         _ method: HTTPRequest.Method, _ path: String, dialects: Set<Dialect> = Set(Dialect.allCases),
-        authenticated: Bool = true, _ handler: @escaping Handler
+        authenticated: Bool = true, session: Bool = true, _ handler: @escaping Handler
     ) {
         let pattern = path.split(separator: "/").map(String.init)
-        routes.append(Route(method: method, pattern: pattern, dialects: dialects, requiresAuthentication: authenticated, handler: handler))
+        routes.append(Route(
+            method: method, pattern: pattern, dialects: dialects, requiresAuthentication: authenticated, resolvesSession: session,
+            handler: handler
+        ))
     }
 
     /// The route for a request and its parameters.
@@ -41,9 +47,14 @@ public struct APIRouter: Sendable {
         throw APIError(.notFound, "Not found: \(path).")
     }
 
-    /// Whether the path exists for the dialect with any method (for CORS preflight and auth decisions).
+    /// Whether the endpoint needs the app's credentials (unknown paths do, so that they answer 401 first).
     func requiresAuthentication(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) -> Bool {
         (try? match(method, segments, dialect: dialect))?.0.requiresAuthentication ?? true
+    }
+
+    /// Whether the endpoint identifies the caller by the request's session token.
+    func resolvesSession(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) -> Bool {
+        (try? match(method, segments, dialect: dialect))?.0.resolvesSession ?? false
     }
 
     private static func bind(_ pattern: [String], _ segments: [String]) -> [String: String]? {

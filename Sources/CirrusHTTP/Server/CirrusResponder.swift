@@ -10,6 +10,7 @@ public struct CirrusResponder: HTTPResponder {
 
     let router: APIRouter
     let authenticator: Authenticator
+    let users: UserService
     let maximumBodySize: Int
     let logger: Logger
 
@@ -63,8 +64,12 @@ public struct CirrusResponder: HTTPResponder {
         apiRequest.parsedBody = parsedBody
         apiRequest.pathPrefix = path.prefix
         apiRequest.sessionToken = credentials.sessionToken
+        apiRequest.installationId = credentials.installationId
         if router.requiresAuthentication(method, segments, dialect: dialect) {
             apiRequest.caller = try authenticator.authenticate(credentials)
+            if let token = credentials.sessionToken, router.resolvesSession(method, segments, dialect: dialect) {
+                apiRequest.caller = try await users.caller(sessionToken: token, base: apiRequest.caller)
+            }
         }
         return apiRequest
     }

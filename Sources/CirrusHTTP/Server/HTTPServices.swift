@@ -7,15 +7,21 @@ public enum HTTPServices {
     /// The responder for an app: every endpoint, authentication and the error map.
     public static func makeResponder(objects: ObjectService, keys: AppKeys, maximumBodySize: Int, logger: Logger) -> CirrusResponder {
         let objectsController = ObjectsController(objects: objects)
+        let users = UserService(objects: objects)
         let routerBox = RouterBox()
         var router = APIRouter()
         SystemController().register(on: &router)
+        // Before the object endpoints: `POST /classes/_User` is a sign-up.
+        UsersController(users: users, objects: objectsController).register(on: &router)
+        SessionsController(users: users, objects: objectsController).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         CloudQueryController(cloudQuery: CloudQueryService(objects: objects)).register(on: &router)
         BatchController(objects: objectsController, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
-        return CirrusResponder(router: router, authenticator: Authenticator(keys: keys), maximumBodySize: maximumBodySize, logger: logger)
+        return CirrusResponder(
+            router: router, authenticator: Authenticator(keys: keys), users: users, maximumBodySize: maximumBodySize, logger: logger
+        )
     }
 }
 

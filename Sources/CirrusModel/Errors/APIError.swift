@@ -31,6 +31,40 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound
         case methodNotAllowed
         case requestTooLarge
+        // Accounts and sessions.
+        /// Sign-up without a username, or with an empty one.
+        case usernameMissing
+        /// Sign-up without a password, or with an empty one.
+        case passwordMissing
+        case usernameTaken
+        case emailTaken
+        case mobilePhoneNumberTaken
+        /// A log-in whose password does not match.
+        case loginMismatch
+        /// No user matches the log-in, session or lookup.
+        case userNotFound
+        /// The request's session token is unknown, revoked or expired.
+        case invalidSessionToken
+        /// A user object changed or deleted without that user's session.
+        case sessionRequired
+        /// Too many failed log-ins: the account is locked for a while.
+        case accountLocked
+        /// A password change whose old password is wrong.
+        case oldPasswordMismatch
+        case invalidEmail
+        case invalidMobilePhoneNumber
+        // Permissions.
+        /// The object's ACL does not let the caller write it.
+        case writeDenied
+        /// The class permissions do not allow the operation for the caller.
+        case classPermissionDenied
+        /// A field that clients may not change.
+        case readOnlyField
+        case invalidRoleName
+        /// A value that may be set only once (a role's name).
+        case immutableField
+        /// A role saved without an ACL.
+        case roleACLRequired
     }
 
     public var reason: Reason

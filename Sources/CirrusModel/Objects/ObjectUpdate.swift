@@ -31,6 +31,26 @@ public struct ObjectUpdate: Sendable, Hashable {
         operations.filter { $0.operation.touchesDocument }
     }
 
+    /// The operations on a top-level field and on paths below it.
+    public func operations(on field: String) -> [(path: FieldPath, operation: FieldOperation)] {
+        operations.filter { $0.path.root == field }
+    }
+
+    /// Removes the operations on a top-level field and on paths below it, and returns them.
+    @discardableResult
+    public mutating func remove(field: String) -> [(path: FieldPath, operation: FieldOperation)] {
+        let removed = operations(on: field)
+        operations.removeAll { $0.path.root == field }
+        return removed
+    }
+
+    /// Replaces every operation on a top-level field with `operation`.
+    public mutating func set(_ field: String, _ operation: FieldOperation) {
+        remove(field: field)
+        operations.append((FieldPath(field: field), operation))
+        operations.sort { $0.path.description < $1.path.description }
+    }
+
     /// The relation edits, by field.
     public var relationOperations: [(field: String, add: [Pointer], remove: [Pointer])] {
         operations.compactMap { entry in

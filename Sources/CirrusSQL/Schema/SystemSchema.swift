@@ -1,9 +1,13 @@
+import CirrusModel
+
 /// The system tables and their named, ordered migrations, per dialect.
 public enum SystemSchema {
     public static let migrationsTable = "_cirrus_migrations"
     public static let classesTable = "_cirrus_classes"
     public static let fieldsTable = "_cirrus_fields"
     public static let relationsTable = "_cirrus_relations"
+    public static let credentialsTable = "_cirrus_credentials"
+    public static let sessionsTable = "_cirrus_sessions"
 
     /// One named step; applied once, in order, inside a transaction.
     public struct Migration: Sendable {
@@ -33,7 +37,44 @@ public enum SystemSchema {
             ]),
         ]
         if dialect.name == "postgres" { list.append(jsonPathFunctions) }
+        list.append(accounts(dialect))
         return list
+    }
+
+    /// Passwords, lock-out state and sessions, kept beside the `_User` objects and never in them.
+    static func accounts(_ dialect: any SQLDialect) -> Migration {
+        Migration(name: "0004_accounts", statements: [
+            "CREATE TABLE \(dialect.quote(credentialsTable)) (\"user_id\" TEXT PRIMARY KEY, \"password\" TEXT, "
+                + "\"failures\" TEXT NOT NULL DEFAULT '[]', \"locked_until\" \(dialect.integerColumnType))",
+            "CREATE TABLE \(dialect.quote(sessionsTable)) (\"token\" TEXT PRIMARY KEY, \"session_id\" TEXT NOT NULL UNIQUE, "
+                + "\"user_id\" TEXT NOT NULL, \"kind\" TEXT NOT NULL, \"created_at\" \(dialect.integerColumnType) NOT NULL, "
+                + "\"expires_at\" \(dialect.integerColumnType), \"installation_id\" TEXT, \"created_with\" TEXT)",
+            "CREATE INDEX \"_cirrus_sessions_user\" ON \(dialect.quote(sessionsTable)) (\"user_id\", \"kind\")",
+            // One stable (LeanCloud / Bmob) token per user, even when two log-ins race.
+            "CREATE UNIQUE INDEX \"_cirrus_sessions_stable\" ON \(dialect.quote(sessionsTable)) (\"user_id\") WHERE \"kind\" = 'stable'",
+        ])
+    }
+
+    /// Fields whose values are unique within a system class: a user's log-in names and a role's name. Objects
+    /// without the field are not constrained.
+    public static func uniqueFields(of className: String) -> [String] {
+        switch className {
+        case "_User": ["username", "email", "mobilePhoneNumber"]
+        case "_Role": ["name"]
+        default: []
+        }
+    }
+
+    /// The name of the unique index on `field`; ``uniqueField(inIndexName:)`` reads the field back from it.
+    public static func uniqueIndexName(table: String, field: String) -> String {
+        table + "_unique_" + field
+    }
+
+    /// The field of a unique index named by ``uniqueIndexName(table:field:)``, found in a database message.
+    public static func uniqueField(inMessage message: String) -> String? {
+        guard let marker = message.firstRange(of: "_unique_") else { return nil }
+        let field = message[marker.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return field.isEmpty ? nil : String(field)
     }
 
     /// PostgreSQL: nested writes that behave like SQLite's `json_set` and `json_remove`, which the SQLite
@@ -96,16 +137,21 @@ public enum SystemSchema {
         """,
     ])
 
-    /// The DDL creating one class's table and its default indexes.
-    public static func createObjectTable(_ dialect: any SQLDialect, table: String) -> [String] {
+    /// The DDL creating one class's table and its default indexes, and the unique indexes of a system class.
+    public static func createObjectTable(_ dialect: any SQLDialect, table: String, className: String = "") -> [String] {
         let quoted = dialect.quote(table)
+        let unique = uniqueFields(of: className).map { field in
+            let value = dialect.comparedExpressions(dialect.target(column: "data", path: FieldPath(field: field)), textual: true)[0]
+            return "CREATE UNIQUE INDEX IF NOT EXISTS \(dialect.quote(uniqueIndexName(table: table, field: field))) ON \(quoted) "
+                + "((\(dialect.render(value).sql)))"
+        }
         return [
             "CREATE TABLE IF NOT EXISTS \(quoted) (\"id\" TEXT PRIMARY KEY, \"created_at\" \(dialect.integerColumnType) NOT NULL, "
                 + "\"updated_at\" \(dialect.integerColumnType) NOT NULL, \"acl\" \(dialect.documentColumnType), "
                 + "\"data\" \(dialect.documentColumnType) NOT NULL)",
             "CREATE INDEX IF NOT EXISTS \(dialect.quote(table + "_created_at")) ON \(quoted) (\"created_at\")",
             "CREATE INDEX IF NOT EXISTS \(dialect.quote(table + "_updated_at")) ON \(quoted) (\"updated_at\")",
-        ]
+        ] + unique
     }
 
     /// The table name for a class: `o_` and the lower-cased name, suffixed when that name is taken

@@ -53,9 +53,11 @@ public struct ObjectStatements: Sendable {
         return statement
     }
 
-    /// Whether an object exists: `SELECT 1 … WHERE id = ?`.
-    public func exists(id: String) -> SQLFragment {
-        "SELECT 1 FROM \(raw: quotedTable) WHERE \"id\" = \(bind: .text(id))"
+    /// Whether an object exists (and satisfies `condition`): `SELECT 1 … WHERE id = ?`.
+    public func exists(id: String, where condition: SQLFragment? = nil) -> SQLFragment {
+        var statement: SQLFragment = "SELECT 1 FROM \(raw: quotedTable) WHERE \"id\" = \(bind: .text(id))"
+        if let condition { statement.append(" AND \(condition)") }
+        return statement
     }
 
     public func find(where condition: SQLFragment, order: [SQLFragment], limit: Int, skip: Int) -> SQLFragment {

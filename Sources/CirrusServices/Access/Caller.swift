@@ -4,16 +4,37 @@ public struct Caller: Sendable, Hashable {
     public var isMaster: Bool
     /// The logged-in user, if any.
     public var userId: String?
+    /// The names of the roles the user holds, inherited ones included.
+    public var roleNames: [String]
+    /// The session token the user was identified by.
+    public var sessionToken: String?
 
-    public init(isMaster: Bool, userId: String? = nil) {
+    public init(isMaster: Bool, userId: String? = nil, roleNames: [String] = [], sessionToken: String? = nil) {
         self.isMaster = isMaster
         self.userId = userId
+        self.roleNames = roleNames
+        self.sessionToken = sessionToken
+    }
+
+    /// Every ACL key that grants this caller rights: `*`, the user id and `role:<name>` for each role.
+    public var principals: [String] {
+        ["*"] + (userId.map { [$0] } ?? []) + roleNames.map { "role:" + $0 }
     }
 
     /// The ACL principals whose read grants this caller holds, for ``CirrusStorage/StorageQuery/readers``: `nil`
-    /// for the master key (no restriction), else the public `*` (user ids and roles join when users land).
+    /// for the master key (no restriction).
     public var readers: [String]? {
-        isMaster ? nil : ["*"]
+        isMaster ? nil : principals
+    }
+
+    /// The ACL principals whose write grants this caller holds; `nil` for the master key.
+    public var writers: [String]? {
+        isMaster ? nil : principals
+    }
+
+    /// Whether this caller is the logged-in user `userId` (the master key is no user).
+    public func isUser(_ id: String) -> Bool {
+        userId == id
     }
 
     /// A client with the app key and no session.

@@ -13,8 +13,9 @@ import CirrusStorage
 /// stays a plain pointer.
 struct Includer {
     let store: any StorageAdapter
-    /// The ACL principals of the caller; `nil` for the master key.
-    let readers: [String]?
+    /// Who reads: included objects are read with the caller's ACL principals and redacted for the caller.
+    let caller: Caller
+    let visibility: FieldVisibility
 
     func expand(_ objects: inout [StoredObject], paths: [FieldPath]) async throws {
         let tree = IncludeTree(paths)
@@ -40,7 +41,9 @@ struct Includer {
             }
             let missing = Set(wanted.map(\.pointer)).subtracting(loaded.keys)
             if !missing.isEmpty {
-                for object in try await store.fetch(missing.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }, readers: readers) {
+                let sorted = missing.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }
+                for var object in try await store.fetch(sorted, readers: caller.readers) {
+                    visibility.redact(&object, for: caller)
                     loaded[Pointer(className: object.className, objectId: object.objectId)] = Self.includedForm(object)
                 }
             }

@@ -3,23 +3,21 @@ public import CirrusStorage
 
 /// Validation of writes, shared by single requests and batches.
 extension ObjectService {
-    /// Classes that clients may not write through the object API.
-    static let protectedClasses: Set<String> = ["_User", "_Session"]
-
-    func checkWritable(_ className: String) throws(APIError) {
-        try ClassName.validate(className)
-        if Self.protectedClasses.contains(className) {
-            throw APIError(.forbidden, "\(className) objects are created through the user API, which this server does not offer yet.")
-        }
-    }
-
     /// Validates a create and builds its command.
     public func prepareCreate(_ className: String, body: JSON, options: WriteOptions, caller: Caller) async throws -> WriteCommand.Insert {
-        try checkWritable(className)
-        let update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        try ClassName.validate(className)
+        try policy.check(.create, on: className, caller: caller)
+        var update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        if className == "_Role" { try RoleRules().checkCreate(update) }
+        var accountWrites: [AccountWrite] = []
+        let objectId = ObjectID.make(options.idStyle)
+        if className == "_User" { accountWrites = try userRules.apply(to: &update, userId: objectId, caller: caller) }
         let schema = try await schemas.schema(of: className)
         let planner = WritePlanner(className: className, schema: schema, configuration: configuration)
-        return try planner.insert(update, options: options, now: Timestamp.now())
+        var command = try planner.insert(update, options: options, now: Timestamp.now())
+        command.object.objectId = objectId
+        command.accountWrites = accountWrites
+        return command
     }
 
     /// Validates an update and builds its command; also returns the top-level keys it changes.
@@ -27,12 +25,26 @@ extension ObjectService {
     public func prepareUpdate(
         _ className: String, objectId: String, body: JSON, condition: Condition?, options: WriteOptions, caller: Caller
     ) async throws -> (WriteCommand.Update, [String]) {
-        try checkWritable(className)
+        try ClassName.validate(className)
         try Self.checkObjectId(objectId)
-        let update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        try policy.check(.update, on: className, objectId: objectId, caller: caller)
+        var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        var accountWrites: [AccountWrite] = []
+        if className == "_User" {
+            accountWrites = try userRules.apply(to: &update, userId: objectId, caller: caller)
+            if !accountWrites.isEmpty, configuration.accounts.revokeSessionsOnPasswordChange {
+                accountWrites.append(.revokeSessions(userId: objectId, kind: nil, keeping: caller.isUser(objectId) ? caller.sessionToken : nil))
+            }
+        }
+        if className == "_Role" {
+            let stored = try await store.fetch(className: className, ids: [objectId]).first
+            try RoleRules().checkUpdate(update, storedName: stored?.fields["name"]?.stringValue)
+        }
         guard let schema = try await schemas.schema(of: className) else { throw Self.classNotFound(className) }
         let planner = WritePlanner(className: className, schema: schema, configuration: configuration)
-        let command = try planner.update(objectId, update, condition: condition, now: Timestamp.now())
+        var command = try planner.update(objectId, update, condition: condition, now: Timestamp.now())
+        command.writers = caller.writers
+        command.accountWrites = accountWrites
         var keys: [String] = []
         for (path, _) in update.operations where !keys.contains(path.root) { keys.append(path.root) }
         return (command, keys)
@@ -40,11 +52,18 @@ extension ObjectService {
 
     /// Validates a delete and builds its command.
     public func prepareDelete(_ className: String, objectIds: [String], condition: Condition?, caller: Caller) async throws -> WriteCommand.Delete {
-        try checkWritable(className)
+        try ClassName.validate(className)
         guard !objectIds.isEmpty else { throw APIError(.missingObjectId, "An objectId is required.") }
-        for id in objectIds { try Self.checkObjectId(id) }
+        for id in objectIds {
+            try Self.checkObjectId(id)
+            try policy.check(.delete, on: className, objectId: id, caller: caller)
+        }
         let schema = try await schemas.schema(of: className)
-        return WriteCommand.Delete(className: className, objectIds: objectIds, condition: condition, schema: schema)
+        return WriteCommand.Delete(className: className, objectIds: objectIds, condition: condition, schema: schema, writers: caller.writers)
+    }
+
+    var userRules: UserRules {
+        UserRules(hasher: PasswordHasher(cost: configuration.accounts.passwordCost))
     }
 
     static func checkObjectId(_ id: String) throws(APIError) {

@@ -7,10 +7,11 @@ extension ObjectService {
     /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when the class does not exist.
     public func get(_ className: String, objectId: String, include: [FieldPath], caller: Caller) async throws -> StoredObject? {
         try ClassName.validate(className)
+        try policy.check(.get, on: className, objectId: objectId, caller: caller)
         guard ObjectID.isAcceptable(objectId) else { return nil }
         guard try await schemas.schema(of: className) != nil else { throw Self.classNotFound(className) }
         var objects = try await readable(className, objectId: objectId, caller: caller)
-        try await Includer(store: store, readers: caller.readers).expand(&objects, paths: include)
+        try await Includer(store: store, caller: caller, visibility: visibility).expand(&objects, paths: include)
         return objects.first
     }
 
@@ -18,6 +19,8 @@ extension ObjectService {
     /// A query on a class that does not exist yet finds nothing.
     public func find(_ query: Query, withCount: Bool, caller: Caller) async throws -> (objects: [StoredObject], count: Int?) {
         try ClassName.validate(query.className)
+        try policy.check(.find, on: query.className, caller: caller)
+        try policy.checkSubqueries(of: query.condition, caller: caller)
         let schema = try await schemas.schema(of: query.className)
         guard schema != nil else { return ([], withCount ? 0 : nil) }
         let storageQuery = StorageQuery(
@@ -26,7 +29,8 @@ extension ObjectService {
         )
         async let counted: Int? = withCount ? store.count(storageQuery) : nil
         var objects = query.limit > 0 ? try await store.find(storageQuery) : []
-        try await Includer(store: store, readers: caller.readers).expand(&objects, paths: query.include)
+        for index in objects.indices { visibility.redact(&objects[index], for: caller) }
+        try await Includer(store: store, caller: caller, visibility: visibility).expand(&objects, paths: query.include)
         return (objects, try await counted)
     }
 
@@ -36,7 +40,9 @@ extension ObjectService {
         guard let readers = caller.readers else { return try await store.fetch(className: className, ids: [objectId]) }
         let schema = try await schemas.schema(of: className)
         let byId = Condition.compare(FieldPath(field: "objectId"), .equal, .string(objectId))
-        return try await store.find(StorageQuery(className: className, schema: schema, condition: byId, limit: 1, readers: readers))
+        var objects = try await store.find(StorageQuery(className: className, schema: schema, condition: byId, limit: 1, readers: readers))
+        for index in objects.indices { visibility.redact(&objects[index], for: caller) }
+        return objects
     }
 
     /// The class a query for `className` with `redirectClassNameForKey=key` runs on: the target class when `key`

@@ -11,6 +11,10 @@ public struct ObjectService: Sendable {
     public let schemas: SchemaCache
     public let configuration: ServiceConfiguration
     let logger: Logger
+    /// Decides what a caller may do to a class; the ACL part runs in SQL through the caller's readers and writers.
+    public let policy = AccessPolicy()
+    /// Hides fields a caller may not see from every object returned.
+    public let visibility = FieldVisibility()
 
     public init(store: any StorageAdapter, schemas: SchemaCache, configuration: ServiceConfiguration, logger: Logger) {
         self.store = store
@@ -49,7 +53,7 @@ public struct ObjectService: Sendable {
     }
 
     /// Runs one command and maps its failure to an ``APIError``.
-    private func performOne(_ command: WriteCommand, className: String) async throws -> (object: StoredObject, result: WriteResult) {
+    func performOne(_ command: WriteCommand, className: String) async throws -> (object: StoredObject, result: WriteResult) {
         let results = try await store.perform([command], atomically: false)
         switch results[0] {
         case .success(let result):
@@ -66,7 +70,7 @@ public struct ObjectService: Sendable {
         switch command {
         case .insert(let insert): schemas.record(insert.newFields, in: insert.object.className)
         case .update(let update): if !update.newFields.isEmpty { schemas.record(update.newFields, in: update.className) }
-        case .delete: break
+        case .delete, .account: break
         }
     }
 
@@ -77,7 +81,7 @@ extension WriteResult {
     public var object: StoredObject? {
         switch self {
         case .inserted(let object), .updated(let object): object
-        case .deleted: nil
+        case .deleted, .account: nil
         }
     }
 }

@@ -4,9 +4,12 @@ public struct ServiceConfiguration: Sendable {
     public var maximumObjectSize: Int
     /// The largest batch accepted in one request.
     public var maximumBatchSize: Int
+    /// Passwords, sessions and lock-out.
+    public var accounts: AccountSettings
 
-    public init(maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000) {
+    public init(maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000, accounts: AccountSettings = AccountSettings()) {
         self.maximumObjectSize = maximumObjectSize
         self.maximumBatchSize = maximumBatchSize
+        self.accounts = accounts
     }
 }

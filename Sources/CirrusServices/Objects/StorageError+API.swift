@@ -11,8 +11,16 @@ extension StorageError {
             APIError(.conditionNotMatched, "No effect on updating/deleting a document.")
         case .duplicateObjectId(let id):
             APIError(.duplicateValue, "An object with this objectId already exists. \(id)")
-        case .duplicateValue:
-            APIError(.duplicateValue, "A unique field was given a value that is already taken.")
+        case .duplicateValue(let field):
+            switch (className, field) {
+            case ("_User", "username"): APIError(.usernameTaken, "Username has already been taken.")
+            case ("_User", "email"): APIError(.emailTaken, "Email has already been taken.")
+            case ("_User", "mobilePhoneNumber"): APIError(.mobilePhoneNumberTaken, "Mobile phone number has already been taken.")
+            case ("_Role", "name"): APIError(.duplicateValue, "A role with this name already exists.")
+            default: APIError(.duplicateValue, "A unique field was given a value that is already taken.")
+            }
+        case .writeDenied:
+            APIError(.writeDenied, "Forbidden writing by object's ACL.")
         case .typeConflict(let field, let recorded, let attempted):
             APIError(.incorrectType, "Invalid value type for field '\(field)': expected \(recorded) but got \(attempted).")
         case .objectTooLarge(let size, let limit):

@@ -11,11 +11,31 @@ struct SystemSchemaTests {
             == #"CREATE TABLE IF NOT EXISTS "_cirrus_migrations" ("name" TEXT PRIMARY KEY, "applied_at" BIGINT NOT NULL)"#)
     }
 
-    @Test("SQLite applies the registry and relation migrations, PostgreSQL also its JSON path functions")
+    @Test("SQLite applies the registry, relation and account migrations, PostgreSQL also its JSON path functions")
     func migrationNames() {
-        #expect(SystemSchema.migrations(SQLiteDialect()).map(\.name) == ["0001_schema_registry", "0002_relations"])
+        #expect(SystemSchema.migrations(SQLiteDialect()).map(\.name) == ["0001_schema_registry", "0002_relations", "0004_accounts"])
         #expect(SystemSchema.migrations(PostgresDialect()).map(\.name)
-            == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths"])
+            == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths", "0004_accounts"])
+    }
+
+    @Test("the account tables keep one stable session per user and never touch object tables")
+    func accountTables() {
+        let statements = SystemSchema.migrations(SQLiteDialect()).first { $0.name == "0004_accounts" }?.statements ?? []
+        #expect(statements.count == 4)
+        #expect(statements.contains(#"CREATE UNIQUE INDEX "_cirrus_sessions_stable" ON "_cirrus_sessions" ("user_id") WHERE "kind" = 'stable'"#))
+        #expect(statements.allSatisfy { !$0.contains("o_") })
+    }
+
+    @Test("_User and _Role tables get unique indexes on their log-in names and role name; other classes none")
+    func uniqueIndexes() {
+        let user = SystemSchema.createObjectTable(SQLiteDialect(), table: "o__user", className: "_User")
+        #expect(user.contains(#"CREATE UNIQUE INDEX IF NOT EXISTS "o__user_unique_username" ON "o__user" ((json_extract("data", '$."username"')))"#))
+        #expect(user.filter { $0.hasPrefix("CREATE UNIQUE INDEX") }.count == 3)
+        let role = SystemSchema.createObjectTable(PostgresDialect(), table: "o__role", className: "_Role")
+        #expect(role.filter { $0.hasPrefix("CREATE UNIQUE INDEX") }.count == 1)
+        #expect(SystemSchema.createObjectTable(SQLiteDialect(), table: "o_post", className: "Post").allSatisfy { !$0.contains("UNIQUE") })
+        #expect(SystemSchema.uniqueField(inMessage: "UNIQUE constraint failed: index 'o__user_unique_email'") == "email")
+        #expect(SystemSchema.uniqueField(inMessage: "UNIQUE constraint failed: o_post.id") == nil)
     }
 
     @Test("the registry and relation tables are pinned for both dialects", arguments: [
@@ -37,7 +57,7 @@ struct SystemSchemaTests {
 
     @Test("PostgreSQL installs cirrus_set_path and cirrus_remove_path as immutable plpgsql functions")
     func pathFunctions() throws {
-        let migration = try #require(SystemSchema.migrations(PostgresDialect()).last)
+        let migration = try #require(SystemSchema.migrations(PostgresDialect()).first { $0.name == "0003_cirrus_json_paths" })
         #expect(migration.statements.count == 2)
         let setPath = try #require(migration.statements.first)
         let removePath = try #require(migration.statements.last)

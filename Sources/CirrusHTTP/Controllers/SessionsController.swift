@@ -1,0 +1,64 @@
+import CirrusModel
+import CirrusServices
+import CirrusStorage
+import HTTPTypes
+
+/// Parse's sessions: `POST /logout` revokes the caller's session; `/sessions` lists and revokes the caller's
+/// sessions, shown as `_Session` objects. Roles are `_Role` objects under `/roles` in every dialect.
+struct SessionsController: Sendable {
+    let users: UserService
+    let objects: ObjectsController
+
+    func register(on router: inout APIRouter) {
+        router.on(.post, "logout", dialects: [.parse]) { request in
+            try await users.logOut(request.caller)
+            return APIResponse(body: [:])
+        }
+        router.on(.get, "sessions", dialects: [.parse]) { request in
+            let sessions = try await users.sessions(of: request.caller)
+            return APIResponse(body: ["results": .array(sessions.map { Self.encode($0, request.dialect) })])
+        }
+        router.on(.get, "sessions/me", dialects: [.parse]) { request in
+            let sessions = try await users.sessions(of: request.caller)
+            guard let session = sessions.first(where: { $0.token == request.caller.sessionToken }) else {
+                throw APIError(.invalidSessionToken, "Invalid session token.")
+            }
+            return APIResponse(body: Self.encode(session, request.dialect))
+        }
+        router.on(.get, "sessions/:objectId", dialects: [.parse]) { request in
+            let sessions = try await users.sessions(of: request.caller)
+            guard let session = sessions.first(where: { $0.sessionId == request.parameter("objectId") }) else {
+                throw APIError(.objectNotFound, "Object not found.")
+            }
+            return APIResponse(body: Self.encode(session, request.dialect))
+        }
+        router.on(.delete, "sessions/:objectId", dialects: [.parse]) { request in
+            try await users.revokeSession(id: request.parameter("objectId"), caller: request.caller)
+            return APIResponse(body: [:])
+        }
+        router.on(.get, "roles") { try await objects.find(Self.asRoles($0)) }
+        router.on(.post, "roles") { try await objects.create(Self.asRoles($0)) }
+        router.on(.get, "roles/:objectId") { try await objects.get(Self.asRoles($0)) }
+        router.on(.put, "roles/:objectId") { try await objects.update(Self.asRoles($0)) }
+        router.on(.delete, "roles/:objectId") { try await objects.delete(Self.asRoles($0)) }
+    }
+
+    static func asRoles(_ request: APIRequest) -> APIRequest {
+        var request = request
+        request.parameters["className"] = "_Role"
+        return request
+    }
+
+    /// A session as a `_Session` object.
+    static func encode(_ session: StoredSession, _ dialect: Dialect) -> JSON {
+        var members: [String: JSON] = [
+            "objectId": .string(session.sessionId), "createdAt": .string(dialect.format(session.createdAt)),
+            "updatedAt": .string(dialect.format(session.createdAt)), "sessionToken": .string(session.token),
+            "user": ["__type": "Pointer", "className": "_User", "objectId": .string(session.userId)], "restricted": false,
+        ]
+        if let expiresAt = session.expiresAt { members["expiresAt"] = ["__type": "Date", "iso": .string(expiresAt.iso8601)] }
+        if let installationId = session.installationId { members["installationId"] = .string(installationId) }
+        if let createdWith = session.createdWith { members["createdWith"] = createdWith }
+        return .object(members)
+    }
+}

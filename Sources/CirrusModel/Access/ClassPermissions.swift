@@ -1,0 +1,75 @@
+/// Who may do what to a class, above the objects' ACLs: LeanCloud's class permissions.
+///
+/// Each operation is granted to everyone, to logged-in users, or to listed users and roles; an empty list means
+/// nobody but the master key. An operation without a rule is open to everyone, which is LeanCloud's default for
+/// classes created by the API.
+public struct ClassPermissions: Sendable, Hashable {
+    /// The operations a class permission controls.
+    public enum Operation: String, Sendable, Hashable, CaseIterable {
+        case get, find, create, update, delete
+        /// Creating fields the class does not have yet.
+        case addFields = "add_fields"
+    }
+
+    /// Who an operation is granted to.
+    public struct Rule: Sendable, Hashable {
+        public var everyone: Bool
+        /// Any logged-in user (LeanCloud's `onlySignInUsers`, Parse's `requiresAuthentication`).
+        public var signedIn: Bool
+        public var users: Set<String>
+        public var roles: Set<String>
+
+        public init(everyone: Bool = false, signedIn: Bool = false, users: Set<String> = [], roles: Set<String> = []) {
+            self.everyone = everyone
+            self.signedIn = signedIn
+            self.users = users
+            self.roles = roles
+        }
+
+        public static let everyone = Rule(everyone: true)
+        public static let nobody = Rule()
+
+        /// Whether a caller with this user id and these role names is granted the operation.
+        public func grants(userId: String?, roleNames: [String]) -> Bool {
+            if everyone { return true }
+            guard let userId else { return false }
+            return signedIn || users.contains(userId) || roleNames.contains(where: roles.contains)
+        }
+    }
+
+    public var rules: [Operation: Rule]
+
+    public init(_ rules: [Operation: Rule] = [:]) {
+        self.rules = rules
+    }
+
+    /// The rule of an operation; everyone when none is set.
+    public func rule(for operation: Operation) -> Rule {
+        rules[operation] ?? .everyone
+    }
+
+    /// The defaults of system classes the seeds state: `_User` find is off (seed 000 L918–925), `_File` delete
+    /// is off (seed 000 L629).
+    public static func defaults(for className: String) -> ClassPermissions {
+        switch className {
+        case "_User": ClassPermissions([.find: .nobody])
+        case "_File": ClassPermissions([.delete: .nobody])
+        default: ClassPermissions()
+        }
+    }
+}
+
+/// What a class records about one field beyond its type: LeanCloud's column flags.
+public struct FieldOptions: Sendable, Hashable {
+    /// Clients may not change the field (the master key may); LeanCloud's `read_only`, error 117.
+    public var readOnly: Bool
+    /// Clients never see the field; LeanCloud's `hidden`.
+    public var hidden: Bool
+
+    public init(readOnly: Bool = false, hidden: Bool = false) {
+        self.readOnly = readOnly
+        self.hidden = hidden
+    }
+
+    public var isDefault: Bool { !readOnly && !hidden }
+}

@@ -1,0 +1,97 @@
+public import CirrusModel
+
+/// Statements over the account tables: stored passwords with their lock-out state, and sessions; and the
+/// recursive query that finds the roles a user holds.
+public struct AccountStatements: Sendable {
+    public let dialect: any SQLDialect
+
+    public init(dialect: any SQLDialect) {
+        self.dialect = dialect
+    }
+
+    private var credentials: String { dialect.quote(SystemSchema.credentialsTable) }
+    private var sessions: String { dialect.quote(SystemSchema.sessionsTable) }
+    private var relations: String { dialect.quote(SystemSchema.relationsTable) }
+
+    /// Columns: user_id, password, failures (JSON array of milliseconds), locked_until.
+    public func account(userId: String) -> SQLFragment {
+        "SELECT \"user_id\", \"password\", \"failures\", \"locked_until\" FROM \(raw: credentials) WHERE \"user_id\" = \(bind: .text(userId))"
+    }
+
+    public func setPassword(userId: String, password: String?) -> SQLFragment {
+        let value: SQLValue = password.map(SQLValue.text) ?? .null
+        return "INSERT INTO \(raw: credentials) (\"user_id\", \"password\") VALUES (\(bind: .text(userId)), \(bind: value)) "
+            + "ON CONFLICT (\"user_id\") DO UPDATE SET \"password\" = excluded.\"password\""
+    }
+
+    public func setLockout(userId: String, failures: [Timestamp], lockedUntil: Timestamp?) -> SQLFragment {
+        let list = "[" + failures.map { String($0.millisecondsSince1970) }.joined(separator: ",") + "]"
+        let until: SQLValue = lockedUntil.map { .int($0.millisecondsSince1970) } ?? .null
+        return "INSERT INTO \(raw: credentials) (\"user_id\", \"failures\", \"locked_until\") VALUES (\(bind: .text(userId)), "
+            + "\(bind: .text(list)), \(bind: until)) ON CONFLICT (\"user_id\") DO UPDATE SET \"failures\" = excluded.\"failures\", "
+            + "\"locked_until\" = excluded.\"locked_until\""
+    }
+
+    /// Appends one failure time to the list in the same statement, so that concurrent attempts never lose one.
+    public func appendFailure(userId: String, at time: Timestamp) -> SQLFragment {
+        let appended: SQLFragment = dialect.name == "postgres"
+            ? "(\(raw: credentials).\"failures\"::jsonb || to_jsonb(\(bind: .int(time.millisecondsSince1970))::bigint))::text"
+            : "json_insert(\(raw: credentials).\"failures\", '$[#]', \(bind: .int(time.millisecondsSince1970)))"
+        return "INSERT INTO \(raw: credentials) (\"user_id\", \"failures\") VALUES (\(bind: .text(userId)), "
+            + "\(bind: .text("[\(time.millisecondsSince1970)]"))) ON CONFLICT (\"user_id\") DO UPDATE SET \"failures\" = \(appended)"
+    }
+
+    /// Removes the account rows and sessions of deleted users.
+    public func deleteAccounts(userIds: [String]) -> [SQLFragment] {
+        let ids = userIds.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")
+        return [
+            "DELETE FROM \(raw: credentials) WHERE \"user_id\" IN (\(ids))",
+            "DELETE FROM \(raw: sessions) WHERE \"user_id\" IN (\(ids))",
+        ]
+    }
+
+    static let sessionColumns = "\"token\", \"session_id\", \"user_id\", \"kind\", \"created_at\", \"expires_at\", \"installation_id\", \"created_with\""
+
+    /// Columns: token, session_id, user_id, kind, created_at, expires_at, installation_id, created_with.
+    public func session(token: String) -> SQLFragment {
+        "SELECT \(raw: Self.sessionColumns) FROM \(raw: sessions) WHERE \"token\" = \(bind: .text(token))"
+    }
+
+    /// The sessions of a user, oldest first; same columns as ``session(token:)``.
+    public func sessions(userId: String) -> SQLFragment {
+        "SELECT \(raw: Self.sessionColumns) FROM \(raw: sessions) WHERE \"user_id\" = \(bind: .text(userId)) ORDER BY \"created_at\", \"token\""
+    }
+
+    public func insertSession(
+        token: String, sessionId: String, userId: String, kind: String, createdAt: Timestamp, expiresAt: Timestamp?,
+        installationId: String?, createdWith: String?
+    ) -> SQLFragment {
+        let expiry: SQLValue = expiresAt.map { .int($0.millisecondsSince1970) } ?? .null
+        return "INSERT INTO \(raw: sessions) (\(raw: Self.sessionColumns)) VALUES (\(bind: .text(token)), \(bind: .text(sessionId)), "
+            + "\(bind: .text(userId)), \(bind: .text(kind)), \(bind: .int(createdAt.millisecondsSince1970)), \(bind: expiry), "
+            + "\(bind: installationId.map(SQLValue.text) ?? .null), \(bind: createdWith.map(SQLValue.text) ?? .null))"
+    }
+
+    public func deleteSession(token: String) -> SQLFragment {
+        "DELETE FROM \(raw: sessions) WHERE \"token\" = \(bind: .text(token))"
+    }
+
+    public func deleteSessions(userId: String, kind: String?, keeping: String?) -> SQLFragment {
+        var statement: SQLFragment = "DELETE FROM \(raw: sessions) WHERE \"user_id\" = \(bind: .text(userId))"
+        if let kind { statement.append(" AND \"kind\" = \(bind: .text(kind))") }
+        if let keeping { statement.append(" AND \"token\" <> \(bind: .text(keeping))") }
+        return statement
+    }
+
+    /// The names of the roles `userId` holds, in `roleTable` (the `_Role` class's table): the roles whose `users`
+    /// relation lists the user, then every role whose `roles` relation lists a role already found. `UNION`
+    /// keeps each role once, so cycles end.
+    public func roleNames(userId: String, roleTable: String) -> SQLFragment {
+        let name = dialect.stringValue(dialect.target(column: ConditionCompiler.documentColumn, path: FieldPath(field: "name")))
+        return "WITH RECURSIVE \"held\"(\"id\") AS (SELECT \"owner_id\" FROM \(raw: relations) WHERE \"owner_class\" = '_Role' "
+            + "AND \"field\" = 'users' AND \"target_id\" = \(bind: .text(userId)) UNION SELECT \"r\".\"owner_id\" FROM \(raw: relations) "
+            + "AS \"r\" JOIN \"held\" ON \"r\".\"target_id\" = \"held\".\"id\" WHERE \"r\".\"owner_class\" = '_Role' "
+            + "AND \"r\".\"field\" = 'roles') SELECT \(name) FROM \(raw: dialect.quote(roleTable)) WHERE \"id\" IN (SELECT \"id\" FROM \"held\") "
+            + "ORDER BY 1"
+    }
+}

@@ -1,0 +1,28 @@
+import CirrusModel
+import CirrusSQL
+import CirrusStorage
+
+/// The statements of one account write.
+enum AccountWriter {
+    static func statements(_ write: AccountWrite, dialect: SQLiteDialect) -> [SQLFragment] {
+        let accounts = AccountStatements(dialect: dialect)
+        switch write {
+        case .setPassword(let userId, let password):
+            return [accounts.setPassword(userId: userId, password: password)]
+        case .setLockout(let userId, let failures, let lockedUntil):
+            return [accounts.setLockout(userId: userId, failures: failures, lockedUntil: lockedUntil)]
+        case .appendFailure(let userId, let time):
+            return [accounts.appendFailure(userId: userId, at: time)]
+        case .createSession(let session):
+            return [accounts.insertSession(
+                token: session.token, sessionId: session.sessionId, userId: session.userId, kind: session.kind.rawValue,
+                createdAt: session.createdAt, expiresAt: session.expiresAt, installationId: session.installationId,
+                createdWith: session.createdWith.map(JSONWriter.string)
+            )]
+        case .revokeSession(let token):
+            return [accounts.deleteSession(token: token)]
+        case .revokeSessions(let userId, let kind, let keeping):
+            return [accounts.deleteSessions(userId: userId, kind: kind?.rawValue, keeping: keeping)]
+        }
+    }
+}

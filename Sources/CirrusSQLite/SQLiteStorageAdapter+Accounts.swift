@@ -1,0 +1,52 @@
+import CirrusModel
+import CirrusSQL
+import CirrusStorage
+import GRDB
+
+extension SQLiteStorageAdapter {
+    public func account(userId: String) async throws -> StoredAccount? {
+        let statement = AccountStatements(dialect: dialect).account(userId: userId)
+        return try await pool.read { db in
+            guard let row = try self.rows(db, statement).first else { return nil }
+            let failures: [Timestamp]
+            if case .array(let stamps)? = try? JSONParser.parse(Array((row[2] as String? ?? "[]").utf8)) {
+                failures = stamps.compactMap { $0.intValue.map { Timestamp(millisecondsSince1970: $0) } }
+            } else {
+                failures = []
+            }
+            let lockedUntil: Int64? = row[3]
+            return StoredAccount(
+                userId: row[0], password: row[1], failures: failures, lockedUntil: lockedUntil.map { Timestamp(millisecondsSince1970: $0) }
+            )
+        }
+    }
+
+    public func session(token: String) async throws -> StoredSession? {
+        let statement = AccountStatements(dialect: dialect).session(token: token)
+        return try await pool.read { db in try self.rows(db, statement).first.flatMap(Self.session) }
+    }
+
+    public func sessions(userId: String) async throws -> [StoredSession] {
+        let statement = AccountStatements(dialect: dialect).sessions(userId: userId)
+        return try await pool.read { db in try self.rows(db, statement).compactMap(Self.session) }
+    }
+
+    public func roleNames(userId: String) async throws -> [String] {
+        try await pool.read { db in
+            guard let roleTable = try self.existingTable(for: "_Role", db) else { return [] }
+            let statement = AccountStatements(dialect: self.dialect).roleNames(userId: userId, roleTable: roleTable)
+            return try self.rows(db, statement).compactMap { $0[0] as String? }
+        }
+    }
+
+    private static func session(_ row: Row) -> StoredSession? {
+        guard let kind = StoredSession.Kind(rawValue: row[3]) else { return nil }
+        let expiresAt: Int64? = row[5]
+        let createdWith: String? = row[7]
+        return StoredSession(
+            token: row[0], sessionId: row[1], userId: row[2], kind: kind, createdAt: Timestamp(millisecondsSince1970: row[4]),
+            expiresAt: expiresAt.map { Timestamp(millisecondsSince1970: $0) }, installationId: row[6],
+            createdWith: createdWith.flatMap { try? JSONParser.parse(Array($0.utf8)) }
+        )
+    }
+}

@@ -1,0 +1,112 @@
+import CirrusModel
+import CirrusStorage
+
+/// The special fields of `_User` writes: the password goes to the account tables, hashed; fields the server
+/// maintains are ignored unless the master key sets them; a changed e-mail or phone number is unverified again.
+struct UserRules {
+    let hasher: PasswordHasher
+
+    /// Fields only the server (or the master key) sets. Clients that echo a fetched user back (ParsePy saves every
+    /// field it got) send them too, so they are dropped rather than refused.
+    static let serverFields: Set<String> = ["emailVerified", "mobilePhoneVerified", "sessionToken"]
+
+    /// Applies the rules to a create or update of user `userId`; returns the account writes it needs.
+    /// - Throws: ``APIError`` for an empty username or password, a malformed e-mail or phone number.
+    func apply(to update: inout ObjectUpdate, userId: String, caller: Caller) throws -> [AccountWrite] {
+        var writes: [AccountWrite] = []
+        if let password = try newPassword(&update) {
+            writes.append(.setPassword(userId: userId, password: try hasher.hash(password)))
+        }
+        for field in Self.serverFields where !caller.isMaster || field == "sessionToken" {
+            update.remove(field: field)
+        }
+        try checkLoginNames(update)
+        if !update.operations(on: "email").isEmpty, update.operations(on: "emailVerified").isEmpty {
+            update.set("emailVerified", .set(.bool(false)))
+        }
+        if !update.operations(on: "mobilePhoneNumber").isEmpty, update.operations(on: "mobilePhoneVerified").isEmpty {
+            update.set("mobilePhoneVerified", .set(.bool(false)))
+        }
+        return writes
+    }
+
+    /// The new password of the update, taken out of it.
+    private func newPassword(_ update: inout ObjectUpdate) throws(APIError) -> String? {
+        let operations = update.remove(field: "password")
+        guard let (path, operation) = operations.first else { return nil }
+        guard !path.isNested, case .set(.string(let password)) = operation, !password.isEmpty else {
+            throw APIError(.passwordMissing, "The password must be a non-empty string.")
+        }
+        return password
+    }
+
+    private func checkLoginNames(_ update: ObjectUpdate) throws(APIError) {
+        for (path, operation) in update.operations where ["username", "email", "mobilePhoneNumber"].contains(path.root) {
+            guard !path.isNested else { throw APIError(.invalidKeyName, "'\(path)' is not a field of a user.") }
+            switch (path.root, operation) {
+            case ("username", .set(.string(let name))) where !name.allSatisfy(\.isWhitespace): continue
+            case ("username", _): throw APIError(.usernameMissing, "The username must be a non-blank string.")
+            case ("email", .set(.string(let email))) where Self.isEmail(email): continue
+            case ("email", .delete): continue
+            case ("email", _): throw APIError(.invalidEmail, "The email address is invalid.")
+            case ("mobilePhoneNumber", .set(.string(let number))) where Self.isPhoneNumber(number): continue
+            case ("mobilePhoneNumber", .delete): continue
+            default: throw APIError(.invalidMobilePhoneNumber, "The mobile phone number is invalid.")
+            }
+        }
+    }
+
+    /// `local@domain` with no spaces: what LeanCloud accepts as an address.
+    static func isEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
+            && !text.contains(where: \.isWhitespace)
+    }
+
+    /// Digits, optionally after `+` (`+8618612345678`), 5 to 20 of them.
+    static func isPhoneNumber(_ text: String) -> Bool {
+        let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        return (5...20).contains(digits.count) && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+}
+
+/// The rules of `_Role` writes: a valid name, set once, and an ACL; the `users` relation holds users and the
+/// `roles` relation roles.
+struct RoleRules {
+    /// Letters, digits, `_`, `-` and spaces: LeanCloud's letters, digits and underscore, and what Parse adds.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_- ".unicodeScalars.contains($0)) }
+    }
+
+    func checkCreate(_ update: ObjectUpdate) throws(APIError) {
+        guard case .set(.string(let name))? = update.operations(on: "name").first?.operation else {
+            throw APIError(.invalidRoleName, "A role needs a name.")
+        }
+        guard Self.isValidName(name) else {
+            throw APIError(.invalidRoleName, "Invalid role name '\(name)': use letters, digits, '_', '-' and spaces.")
+        }
+        guard case .some(.some) = update.acl else { throw APIError(.roleACLRequired, "Role ACL is required.") }
+        try checkRelations(update)
+    }
+
+    /// - Parameter storedName: the name the role has now.
+    func checkUpdate(_ update: ObjectUpdate, storedName: String?) throws(APIError) {
+        for (_, operation) in update.operations(on: "name") {
+            guard case .set(.string(let name)) = operation, name == storedName else {
+                throw APIError(.immutableField, "A role's name can only be set before it has been saved.")
+            }
+        }
+        if case .some(.none) = update.acl { throw APIError(.roleACLRequired, "Role ACL is required.") }
+        try checkRelations(update)
+    }
+
+    private func checkRelations(_ update: ObjectUpdate) throws(APIError) {
+        for (field, added, removed) in update.relationOperations {
+            let expected = field == "users" ? "_User" : field == "roles" ? "_Role" : nil
+            guard let expected else { continue }
+            if let stray = (added + removed).first(where: { $0.className != expected }) {
+                throw APIError(.incorrectType, "The '\(field)' relation of a role holds \(expected) objects, not \(stray.className).")
+            }
+        }
+    }
+}

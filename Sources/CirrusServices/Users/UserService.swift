@@ -1,0 +1,141 @@
+public import CirrusModel
+public import CirrusStorage
+
+/// How a log-in's session is issued, chosen by the dialect of the request: LeanCloud and Bmob give the user's one
+/// stable token; Parse creates a revocable session per log-in.
+public struct SessionRequest: Sendable, Hashable {
+    public var kind: StoredSession.Kind
+    public var installationId: String?
+
+    public init(kind: StoredSession.Kind, installationId: String? = nil) {
+        self.kind = kind
+        self.installationId = installationId
+    }
+}
+
+/// A user and the session token its client now holds.
+public struct LoggedInUser: Sendable {
+    public var user: StoredObject
+    public var sessionToken: String
+    /// Whether this request created the user.
+    public var isNew: Bool
+
+    public init(user: StoredObject, sessionToken: String, isNew: Bool) {
+        self.user = user
+        self.sessionToken = sessionToken
+        self.isNew = isNew
+    }
+}
+
+/// What a log-in names the account by.
+public enum LogInName: Sendable, Hashable {
+    case username(String)
+    case email(String)
+    case mobilePhoneNumber(String)
+    /// Bmob's account name: a username, an e-mail address or a phone number.
+    case account(String)
+}
+
+/// Sign-up, log-in, sessions and password changes. Passwords and sessions live in the store's account tables,
+/// never in the `_User` document.
+public struct UserService: Sendable {
+    public let objects: ObjectService
+
+    public init(objects: ObjectService) {
+        self.objects = objects
+    }
+
+    var store: any StorageAdapter { objects.store }
+    var settings: AccountSettings { objects.configuration.accounts }
+    var hasher: PasswordHasher { PasswordHasher(cost: settings.passwordCost) }
+
+    /// Creates a user from a sign-up body and logs it in.
+    /// - Throws: ``APIError`` for a missing username or password (217, 218), a taken username, e-mail or phone
+    ///   number (202, 203, 214), and invalid fields.
+    public func signUp(body: JSON, options: WriteOptions, session: SessionRequest, caller: Caller) async throws -> LoggedInUser {
+        guard case .object(let members) = body else { throw APIError(.invalidJSON, "The body must be a JSON object.") }
+        guard case .string(let username)? = members["username"], !username.allSatisfy(\.isWhitespace) else {
+            throw APIError(.usernameMissing, "Username is missing or empty.")
+        }
+        guard case .string(let password)? = members["password"], !password.isEmpty else {
+            throw APIError(.passwordMissing, "Password is missing or empty.")
+        }
+        var update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        let userId = ObjectID.make(options.idStyle)
+        let accountWrites = try objects.userRules.apply(to: &update, userId: userId, caller: caller)
+        for flag in ["emailVerified", "mobilePhoneVerified"] where update.operations(on: flag).isEmpty {
+            update.set(flag, .set(.bool(false)))
+        }
+        if update.acl == nil { update.acl = .some(Self.defaultACL(userId)) }
+        let now = settings.clock()
+        let schema = try await objects.schemas.schema(of: "_User")
+        var command = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
+            .insert(update, options: options, now: now)
+        command.object.objectId = userId
+        let newSession = makeSession(userId, session, action: "signup", now: now)
+        command.accountWrites = accountWrites + [.createSession(newSession)]
+        let user = try await objects.performOne(.insert(command), className: "_User").object
+        return LoggedInUser(user: user, sessionToken: newSession.token, isNew: true)
+    }
+
+    /// A new user's ACL: everyone reads it, the user writes it.
+    static func defaultACL(_ userId: String) -> ACL {
+        ACL(entries: ["*": ACL.Rights(read: true), userId: ACL.Rights(read: true, write: true)])
+    }
+
+    /// Logs a user in by name and password.
+    /// - Throws: ``APIError`` ``APIError/Reason/userNotFound`` (211), ``APIError/Reason/loginMismatch`` (210) or
+    ///   ``APIError/Reason/accountLocked`` (219).
+    public func logIn(_ name: LogInName, password: String, session: SessionRequest) async throws -> LoggedInUser {
+        guard !password.isEmpty else { throw APIError(.passwordMissing, "Password is missing or empty.") }
+        guard let user = try await findUser(name) else { throw APIError(.userNotFound, "Could not find user.") }
+        let mismatch = APIError(.loginMismatch, "The username and password mismatch.")
+        try await LoginGuard(store: store, policy: settings.lockout, hasher: hasher, now: settings.clock())
+            .verify(password, of: user.objectId, mismatch: mismatch)
+        let token = try await issueSession(user.objectId, session, action: "login")
+        return LoggedInUser(user: user, sessionToken: token, isNew: false)
+    }
+
+    /// The user named by a log-in, read with the master key.
+    func findUser(_ name: LogInName) async throws -> StoredObject? {
+        let condition: Condition
+        switch name {
+        case .username(let value): condition = Self.equals("username", value)
+        case .email(let value): condition = Self.equals("email", value)
+        case .mobilePhoneNumber(let value): condition = Self.equals("mobilePhoneNumber", value)
+        case .account(let value):
+            condition = .or([Self.equals("username", value), Self.equals("email", value), Self.equals("mobilePhoneNumber", value)])
+        }
+        guard let schema = try await objects.schemas.schema(of: "_User") else { return nil }
+        return try await store.find(StorageQuery(className: "_User", schema: schema, condition: condition, limit: 1)).first
+    }
+
+    static func equals(_ field: String, _ value: String) -> Condition {
+        .compare(FieldPath(field: field), .equal, .string(value))
+    }
+
+    /// The user a session token belongs to (`/users/me`).
+    /// - Throws: ``APIError`` ``APIError/Reason/invalidSessionToken`` for an unknown, revoked or expired token.
+    public func user(sessionToken: String) async throws -> LoggedInUser {
+        let session = try await validSession(sessionToken)
+        guard let user = try await store.fetch(className: "_User", ids: [session.userId]).first else { throw Self.invalidToken }
+        return LoggedInUser(user: user, sessionToken: sessionToken, isNew: false)
+    }
+
+    /// The caller a request with this session token acts as: the session's user, with the roles it holds.
+    /// - Throws: ``APIError`` ``APIError/Reason/invalidSessionToken``.
+    public func caller(sessionToken: String, base: Caller) async throws -> Caller {
+        let session = try await validSession(sessionToken)
+        let roles = try await store.roleNames(userId: session.userId)
+        return Caller(isMaster: base.isMaster, userId: session.userId, roleNames: roles, sessionToken: sessionToken)
+    }
+
+    func validSession(_ token: String) async throws -> StoredSession {
+        guard !token.isEmpty, let session = try await store.session(token: token), !session.isExpired(at: settings.clock()) else {
+            throw Self.invalidToken
+        }
+        return session
+    }
+
+    static let invalidToken = APIError(.invalidSessionToken, "Invalid session token.")
+}

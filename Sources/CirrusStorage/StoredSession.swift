@@ -1,0 +1,80 @@
+public import CirrusModel
+
+/// A session token and the user it logs in.
+///
+/// LeanCloud and Bmob give each user one stable token (``Kind/stable``), which log-ins return again and again;
+/// Parse gives each log-in its own revocable session (``Kind/revocable``), listed as `_Session` objects.
+public struct StoredSession: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case stable
+        case revocable
+    }
+
+    public var token: String
+    /// The session's objectId as a `_Session` object.
+    public var sessionId: String
+    public var userId: String
+    public var kind: Kind
+    public var createdAt: Timestamp
+    /// `nil`: the session never expires.
+    public var expiresAt: Timestamp?
+    public var installationId: String?
+    /// How it was created: `{"action":"login","authProvider":"password"}`.
+    public var createdWith: JSON?
+
+    public init(
+        token: String, sessionId: String, userId: String, kind: Kind, createdAt: Timestamp, expiresAt: Timestamp?,
+        installationId: String? = nil, createdWith: JSON? = nil
+    ) {
+        self.token = token
+        self.sessionId = sessionId
+        self.userId = userId
+        self.kind = kind
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.installationId = installationId
+        self.createdWith = createdWith
+    }
+
+    /// Whether the session has expired at `now`.
+    public func isExpired(at now: Timestamp) -> Bool {
+        guard let expiresAt else { return false }
+        return now.millisecondsSince1970 >= expiresAt.millisecondsSince1970
+    }
+}
+
+/// What the store keeps of a user beside the `_User` object, never in it: the stored password and the log-in
+/// failures of the lock-out rule. Kept out of the object's document so that no query, include or export can
+/// reach it.
+public struct StoredAccount: Sendable, Hashable {
+    public var userId: String
+    /// The stored form of the password (see the services' `StoredPassword`); `nil` when it has none.
+    public var password: String?
+    /// Recent failed log-ins, oldest first.
+    public var failures: [Timestamp]
+    /// The end of the current lock-out.
+    public var lockedUntil: Timestamp?
+
+    public init(userId: String, password: String?, failures: [Timestamp] = [], lockedUntil: Timestamp? = nil) {
+        self.userId = userId
+        self.password = password
+        self.failures = failures
+        self.lockedUntil = lockedUntil
+    }
+}
+
+/// A write to the account tables, run like any other ``WriteCommand`` (so in the same transaction as the user
+/// object it belongs to).
+public enum AccountWrite: Sendable, Hashable {
+    /// Sets the stored password (`nil` removes it), keeping the lock-out state.
+    case setPassword(userId: String, password: String?)
+    /// Records the lock-out state after an attempt.
+    case setLockout(userId: String, failures: [Timestamp], lockedUntil: Timestamp?)
+    /// Appends one attempt to the user's failures atomically, so that concurrent attempts all count.
+    case appendFailure(userId: String, at: Timestamp)
+    case createSession(StoredSession)
+    /// Revokes one session.
+    case revokeSession(token: String)
+    /// Revokes the user's sessions, of one kind or all, except the token given in `keeping`.
+    case revokeSessions(userId: String, kind: StoredSession.Kind?, keeping: String?)
+}
