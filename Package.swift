@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Pure values: JSON, typed values and their wire codec, operations, query AST, ACL, errors. No I/O.
@@ -51,6 +53,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Outbound messaging adapters: the SMTP client (STARTTLS, AUTH) and the SMS webhook provider.
+        .target(
+            name: "CirrusMessaging",
+            dependencies: [
+                "CirrusModel", "CirrusServices",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Thin HTTP layer: dialects, authentication, routes, the one error-to-wire map.
         .target(
             name: "CirrusHTTP",
@@ -65,7 +79,7 @@ let package = Package(
         .target(
             name: "CirrusServer",
             dependencies: [
-                "CirrusHTTP", "CirrusSQLite",
+                "CirrusHTTP", "CirrusSQLite", "CirrusMessaging",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -76,6 +90,9 @@ let package = Package(
             dependencies: [
                 "CirrusServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -92,6 +109,7 @@ let package = Package(
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusMessagingTests", dependencies: ["CirrusMessaging", "CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusHTTPTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
     ]

@@ -1,4 +1,4 @@
-public import CirrusModel
+import CirrusModel
 public import CirrusStorage
 
 /// Issuing, rotating and revoking sessions; password changes.
