@@ -23,6 +23,17 @@ enum AccountWriter {
             return [accounts.deleteSession(token: token)]
         case .revokeSessions(let userId, let kind, let keeping):
             return [accounts.deleteSessions(userId: userId, kind: kind?.rawValue, keeping: keeping)]
+        case .saveCode(let code):
+            return [accounts.saveCode(
+                purpose: code.purpose, target: code.target, code: code.code, userId: code.userId, createdAt: code.createdAt,
+                expiresAt: code.expiresAt, data: code.data.map(JSONWriter.string)
+            )]
+        case .deleteCode(let purpose, let target):
+            return [accounts.deleteCode(purpose: purpose, target: target)]
+        case .countCodeAttempt(let purpose, let target):
+            return [accounts.countCodeAttempt(purpose: purpose, target: target)]
+        case .recordSend(let target, let time, let forgetBefore):
+            return accounts.recordSend(target: target, at: time, forgetBefore: forgetBefore)
         }
     }
 }

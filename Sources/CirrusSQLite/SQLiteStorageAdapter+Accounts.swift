@@ -39,6 +39,29 @@ extension SQLiteStorageAdapter {
         }
     }
 
+    public func code(purpose: String, target: String) async throws -> StoredCode? {
+        let statement = AccountStatements(dialect: dialect).code(purpose: purpose, target: target)
+        return try await pool.read { db in try self.rows(db, statement).first.map(Self.code) }
+    }
+
+    public func codes(purpose: String, code: String) async throws -> [StoredCode] {
+        let statement = AccountStatements(dialect: dialect).codes(purpose: purpose, code: code)
+        return try await pool.read { db in try self.rows(db, statement).map(Self.code) }
+    }
+
+    public func sendCount(target: String, since: Timestamp) async throws -> Int {
+        let statement = AccountStatements(dialect: dialect).sendCount(target: target, since: since)
+        return try await pool.read { db in try self.rows(db, statement).first?[0] ?? 0 }
+    }
+
+    private static func code(_ row: Row) -> StoredCode {
+        let data: String? = row[7]
+        return StoredCode(
+            purpose: row[0], target: row[1], code: row[2], userId: row[3], createdAt: Timestamp(millisecondsSince1970: row[4]),
+            expiresAt: Timestamp(millisecondsSince1970: row[5]), attempts: row[6], data: data.flatMap { try? JSONParser.parse(Array($0.utf8)) }
+        )
+    }
+
     private static func session(_ row: Row) -> StoredSession? {
         guard let kind = StoredSession.Kind(rawValue: row[3]) else { return nil }
         let expiresAt: Int64? = row[5]

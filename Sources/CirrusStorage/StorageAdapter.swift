@@ -55,6 +55,15 @@ public protocol StorageAdapter: Sendable {
     /// every role whose `roles` relation lists one of those. Computed in SQL.
     func roleNames(userId: String) async throws -> [String]
 
+    /// The code of a purpose sent to a target, or `nil`.
+    func code(purpose: String, target: String) async throws -> StoredCode?
+
+    /// The codes of a purpose with this value (Bmob resets a password by code alone).
+    func codes(purpose: String, code: String) async throws -> [StoredCode]
+
+    /// How many sends to `target` were recorded at or after `since`.
+    func sendCount(target: String, since: Timestamp) async throws -> Int
+
     /// The members of an object's relation field.
     func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer]
 

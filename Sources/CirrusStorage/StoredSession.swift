@@ -77,4 +77,45 @@ public enum AccountWrite: Sendable, Hashable {
     case revokeSession(token: String)
     /// Revokes the user's sessions, of one kind or all, except the token given in `keeping`.
     case revokeSessions(userId: String, kind: StoredSession.Kind?, keeping: String?)
+    /// Stores a verification code or link token, replacing the one of the same purpose and target.
+    case saveCode(StoredCode)
+    /// Removes a code once used (or refused too often).
+    case deleteCode(purpose: String, target: String)
+    /// Counts one wrong try of a code, atomically.
+    case countCodeAttempt(purpose: String, target: String)
+    /// Records that a message went to `target` (a phone number or an address), forgetting sends older than
+    /// `forgetBefore`; ``StorageAdapter/sendCount(target:since:)`` counts them for rate limits.
+    case recordSend(target: String, at: Timestamp, forgetBefore: Timestamp)
+}
+
+/// A verification code sent by SMS, or the token of an e-mailed link: what it is for, where it went, and until when
+/// it is valid.
+public struct StoredCode: Sendable, Hashable {
+    /// What the code proves: `sms`, `login`, `verifyPhone`, `changePhone`, `resetPassword`, `verifyEmail`, …
+    public var purpose: String
+    /// The phone number or e-mail address it was sent to, or for a link the token itself.
+    public var target: String
+    public var code: String
+    /// The user it belongs to, if any.
+    public var userId: String?
+    public var createdAt: Timestamp
+    public var expiresAt: Timestamp
+    /// Wrong tries so far.
+    public var attempts: Int
+    /// What the purpose needs besides (the new phone number of a change, …).
+    public var data: JSON?
+
+    public init(
+        purpose: String, target: String, code: String, userId: String?, createdAt: Timestamp, expiresAt: Timestamp, attempts: Int = 0,
+        data: JSON? = nil
+    ) {
+        self.purpose = purpose
+        self.target = target
+        self.code = code
+        self.userId = userId
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.attempts = attempts
+        self.data = data
+    }
 }

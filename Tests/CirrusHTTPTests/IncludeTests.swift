@@ -218,5 +218,8 @@ final class CountingStore: StorageAdapter {
     func session(token: String) async throws -> StoredSession? { try await base.session(token: token) }
     func sessions(userId: String) async throws -> [StoredSession] { try await base.sessions(userId: userId) }
     func roleNames(userId: String) async throws -> [String] { try await base.roleNames(userId: userId) }
+    func code(purpose: String, target: String) async throws -> StoredCode? { try await base.code(purpose: purpose, target: target) }
+    func codes(purpose: String, code: String) async throws -> [StoredCode] { try await base.codes(purpose: purpose, code: code) }
+    func sendCount(target: String, since: Timestamp) async throws -> Int { try await base.sendCount(target: target, since: since) }
     func close() async throws {}
 }

@@ -8,6 +8,8 @@ public enum SystemSchema {
     public static let relationsTable = "_cirrus_relations"
     public static let credentialsTable = "_cirrus_credentials"
     public static let sessionsTable = "_cirrus_sessions"
+    public static let codesTable = "_cirrus_codes"
+    public static let sendsTable = "_cirrus_sends"
 
     /// One named step; applied once, in order, inside a transaction.
     public struct Migration: Sendable {
@@ -38,7 +40,20 @@ public enum SystemSchema {
         ]
         if dialect.name == "postgres" { list.append(jsonPathFunctions) }
         list.append(accounts(dialect))
+        list.append(codes(dialect))
         return list
+    }
+
+    /// Verification codes and link tokens, and the sends that rate limits count.
+    static func codes(_ dialect: any SQLDialect) -> Migration {
+        Migration(name: "0005_codes", statements: [
+            "CREATE TABLE \(dialect.quote(codesTable)) (\"purpose\" TEXT NOT NULL, \"target\" TEXT NOT NULL, \"code\" TEXT NOT NULL, "
+                + "\"user_id\" TEXT, \"created_at\" \(dialect.integerColumnType) NOT NULL, \"expires_at\" \(dialect.integerColumnType) NOT NULL, "
+                + "\"attempts\" \(dialect.integerColumnType) NOT NULL DEFAULT 0, \"data\" TEXT, PRIMARY KEY (\"purpose\", \"target\"))",
+            "CREATE INDEX \"_cirrus_codes_code\" ON \(dialect.quote(codesTable)) (\"purpose\", \"code\")",
+            "CREATE TABLE \(dialect.quote(sendsTable)) (\"target\" TEXT NOT NULL, \"sent_at\" \(dialect.integerColumnType) NOT NULL)",
+            "CREATE INDEX \"_cirrus_sends_target\" ON \(dialect.quote(sendsTable)) (\"target\", \"sent_at\")",
+        ])
     }
 
     /// Passwords, lock-out state and sessions, kept beside the `_User` objects and never in them.

@@ -83,6 +83,52 @@ public struct AccountStatements: Sendable {
         return statement
     }
 
+    private var codes: String { dialect.quote(SystemSchema.codesTable) }
+    private var sends: String { dialect.quote(SystemSchema.sendsTable) }
+
+    static let codeColumns = "\"purpose\", \"target\", \"code\", \"user_id\", \"created_at\", \"expires_at\", \"attempts\", \"data\""
+
+    /// Columns: purpose, target, code, user_id, created_at, expires_at, attempts, data.
+    public func code(purpose: String, target: String) -> SQLFragment {
+        "SELECT \(raw: Self.codeColumns) FROM \(raw: codes) WHERE \"purpose\" = \(bind: .text(purpose)) AND \"target\" = \(bind: .text(target))"
+    }
+
+    /// Same columns as ``code(purpose:target:)``.
+    public func codes(purpose: String, code: String) -> SQLFragment {
+        "SELECT \(raw: Self.codeColumns) FROM \(raw: codes) WHERE \"purpose\" = \(bind: .text(purpose)) AND \"code\" = \(bind: .text(code)) "
+            + "ORDER BY \"created_at\" DESC"
+    }
+
+    public func saveCode(
+        purpose: String, target: String, code: String, userId: String?, createdAt: Timestamp, expiresAt: Timestamp, data: String?
+    ) -> SQLFragment {
+        "INSERT INTO \(raw: codes) (\(raw: Self.codeColumns)) VALUES (\(bind: .text(purpose)), \(bind: .text(target)), \(bind: .text(code)), "
+            + "\(bind: userId.map(SQLValue.text) ?? .null), \(bind: .int(createdAt.millisecondsSince1970)), "
+            + "\(bind: .int(expiresAt.millisecondsSince1970)), 0, \(bind: data.map(SQLValue.text) ?? .null)) ON CONFLICT (\"purpose\", \"target\") "
+            + "DO UPDATE SET \"code\" = excluded.\"code\", \"user_id\" = excluded.\"user_id\", \"created_at\" = excluded.\"created_at\", "
+            + "\"expires_at\" = excluded.\"expires_at\", \"attempts\" = 0, \"data\" = excluded.\"data\""
+    }
+
+    public func deleteCode(purpose: String, target: String) -> SQLFragment {
+        "DELETE FROM \(raw: codes) WHERE \"purpose\" = \(bind: .text(purpose)) AND \"target\" = \(bind: .text(target))"
+    }
+
+    public func countCodeAttempt(purpose: String, target: String) -> SQLFragment {
+        "UPDATE \(raw: codes) SET \"attempts\" = \"attempts\" + 1 WHERE \"purpose\" = \(bind: .text(purpose)) AND \"target\" = \(bind: .text(target))"
+    }
+
+    /// Records a send and forgets the target's sends older than `forgetBefore`.
+    public func recordSend(target: String, at time: Timestamp, forgetBefore: Timestamp) -> [SQLFragment] {
+        [
+            "DELETE FROM \(raw: sends) WHERE \"target\" = \(bind: .text(target)) AND \"sent_at\" < \(bind: .int(forgetBefore.millisecondsSince1970))",
+            "INSERT INTO \(raw: sends) (\"target\", \"sent_at\") VALUES (\(bind: .text(target)), \(bind: .int(time.millisecondsSince1970)))",
+        ]
+    }
+
+    public func sendCount(target: String, since: Timestamp) -> SQLFragment {
+        "SELECT COUNT(*) FROM \(raw: sends) WHERE \"target\" = \(bind: .text(target)) AND \"sent_at\" >= \(bind: .int(since.millisecondsSince1970))"
+    }
+
     /// The names of the roles `userId` holds, in `roleTable` (the `_Role` class's table): the roles whose `users`
     /// relation lists the user, then every role whose `roles` relation lists a role already found. `UNION`
     /// keeps each role once, so cycles end.
