@@ -199,7 +199,7 @@ final class WriteSession {
     }
 
     /// The table of a class, created (with its registry entry) when this is the class's first write.
-    private func ensureTable(for className: String) throws -> String {
+    func ensureTable(for className: String) throws -> String {
         if let table = try table(for: className) { return table }
         let taken = Set(try adapter.rows(db, registry.allClasses).map { $0[1] as String })
         let table = SystemSchema.tableName(for: className, taken: taken)
@@ -210,7 +210,7 @@ final class WriteSession {
     }
 
     /// Records new field types, refusing a type that conflicts with the recorded one.
-    private func register(_ fields: [String: FieldType], in className: String) throws {
+    func register(_ fields: [String: FieldType], in className: String) throws {
         guard !fields.isEmpty else { return }
         for (field, type) in fields.sorted(by: { $0.key < $1.key }) {
             try adapter.execute(db, registry.insertField(className, field: field, type: type))

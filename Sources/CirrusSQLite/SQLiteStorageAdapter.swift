@@ -82,7 +82,7 @@ public final class SQLiteStorageAdapter: StorageAdapter {
             var schemas: [String: ClassSchema] = [:]
             for row in try self.rows(db, registry.allClasses) {
                 let name: String = row[0]
-                schemas[name] = ClassSchema(className: name)
+                schemas[name] = ClassSchema(className: name, options: Self.options(row[2]))
                 self.tables.record(className: name, table: row[1])
             }
             for row in try self.rows(db, registry.allFields) {
@@ -102,13 +102,20 @@ public final class SQLiteStorageAdapter: StorageAdapter {
         }
     }
 
-    /// The field types the registry records for a class.
+    /// The field types and options the registry records for a class.
     func recordedSchema(of className: String, _ db: Database) throws -> ClassSchema {
-        var schema = ClassSchema(className: className)
-        for field in try rows(db, RegistryStatements(dialect: dialect).fields(of: className)) {
+        let registry = RegistryStatements(dialect: dialect)
+        var schema = ClassSchema(className: className, options: Self.options(try rows(db, registry.findClass(className)).first?[2]))
+        for field in try rows(db, registry.fields(of: className)) {
             if let type = FieldType(storedName: field[2]) { schema.fields[field[1]] = type }
         }
         return schema
+    }
+
+    /// A class's options from their stored text (`NULL`: the defaults).
+    static func options(_ text: String?) -> ClassOptions {
+        guard let text, let json = try? JSONParser.parse(Array(text.utf8)) else { return ClassOptions() }
+        return ClassOptions(stored: json)
     }
 
     /// Moves the write-ahead log into the database file (so that after a clean stop the file alone holds every
@@ -170,6 +177,10 @@ final class TableDirectory: @unchecked Sendable {
 
     func record(className: String, table: String) {
         lock.withLock { tables[className] = table }
+    }
+
+    func forget(className: String) {
+        lock.withLock { _ = tables.removeValue(forKey: className) }
     }
 }
 

@@ -64,6 +64,22 @@ public protocol StorageAdapter: Sendable {
     /// How many sends to `target` were recorded at or after `since`.
     func sendCount(target: String, since: Timestamp) async throws -> Int
 
+    /// Creates a class if it does not exist (with its table), records new field types (refusing a type that
+    /// conflicts with the recorded one, ``StorageError/typeConflict(field:recorded:attempted:)``) and replaces its
+    /// options when `options` is given; returns the class as recorded afterwards. One transaction.
+    func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema
+
+    /// Removes fields from a class: their recorded types, their values in every object and their relation members.
+    /// - Throws: ``StorageError/classNotFound(_:)``.
+    func deleteFields(className: String, fields: [String]) async throws
+
+    /// Drops a class that holds no objects: its table, field types and registry entry.
+    /// - Throws: ``StorageError/classNotEmpty(count:)`` or ``StorageError/classNotFound(_:)``.
+    func deleteClass(className: String) async throws
+
+    /// Drops the expression indexes ``ensureIndex(className:path:)`` created on `path`, if any.
+    func dropIndex(className: String, path: FieldPath) async throws
+
     /// The members of an object's relation field.
     func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer]
 

@@ -12,6 +12,10 @@ public enum StorageError: Error, Sendable, Equatable {
     case duplicateValue(field: String)
     /// The object exists, but no writer of the command may write it.
     case writeDenied
+    /// The class does not exist.
+    case classNotFound(String)
+    /// A class to drop still holds objects.
+    case classNotEmpty(count: Int)
     /// The class records another type for the field.
     case typeConflict(field: String, recorded: FieldType, attempted: FieldType)
     /// The document would exceed the size limit.

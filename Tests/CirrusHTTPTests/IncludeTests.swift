@@ -221,5 +221,11 @@ final class CountingStore: StorageAdapter {
     func code(purpose: String, target: String) async throws -> StoredCode? { try await base.code(purpose: purpose, target: target) }
     func codes(purpose: String, code: String) async throws -> [StoredCode] { try await base.codes(purpose: purpose, code: code) }
     func sendCount(target: String, since: Timestamp) async throws -> Int { try await base.sendCount(target: target, since: since) }
+    func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema {
+        try await base.defineClass(className, newFields: newFields, options: options)
+    }
+    func deleteFields(className: String, fields: [String]) async throws { try await base.deleteFields(className: className, fields: fields) }
+    func deleteClass(className: String) async throws { try await base.deleteClass(className: className) }
+    func dropIndex(className: String, path: FieldPath) async throws { try await base.dropIndex(className: className, path: path) }
     func close() async throws {}
 }

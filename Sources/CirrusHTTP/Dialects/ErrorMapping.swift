@@ -83,6 +83,17 @@ extension Dialect {
         case .invalidRoleName, .immutableField: (400, 139)
         // Recording R#95: `400 {"code":1,"error":"Role ACL is required."}`.
         case .roleACLRequired: (400, 1)
+        case .invalidCode: (400, 603)
+        case .tooManyMessages: (400, 601)
+        case .messageSendFailed: (400, 602)
+        case .mobilePhoneNumberMissing: (400, 212)
+        case .mobilePhoneNumberNotFound: (400, 213)
+        case .emailMissing: (400, 204)
+        case .emailNotFound: (400, 205)
+        case .emailNotVerified: (400, 216)
+        case .mobilePhoneNumberNotVerified: (400, 215)
+        case .classExists: (400, 103)
+        case .classNotEmpty: (400, 1)
         }
     }
 
@@ -126,6 +137,13 @@ extension Dialect {
         case .invalidRoleName: (400, 139)
         case .immutableField: (400, 136)
         case .roleACLRequired: (400, 123)
+        case .invalidCode, .tooManyMessages, .messageSendFailed, .mobilePhoneNumberMissing, .mobilePhoneNumberNotFound,
+            .mobilePhoneNumberNotVerified: (400, 1)
+        case .emailMissing: (400, 204)
+        case .emailNotFound, .emailNotVerified: (400, 205)
+        case .classExists: (400, 103)
+        // parse-server: 255 "Class X is not empty, contains N objects, cannot drop schema."
+        case .classNotEmpty: (400, 255)
         }
     }
 
@@ -166,6 +184,13 @@ extension Dialect {
         case .readOnlyField: (400, 138)
         case .invalidRoleName, .immutableField: (400, 139)
         case .roleACLRequired: (400, 107)
+        case .invalidCode: (400, 207)
+        case .tooManyMessages: (400, 10010)
+        case .messageSendFailed, .mobilePhoneNumberMissing, .mobilePhoneNumberNotVerified, .emailNotVerified: (400, 1)
+        case .mobilePhoneNumberNotFound, .emailNotFound: (400, 205)
+        case .emailMissing: (400, 204)
+        case .classExists: (400, 10062)
+        case .classNotEmpty: (400, 10074)
         }
     }
 }

@@ -17,6 +17,7 @@ public enum HTTPServices {
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         CloudQueryController(cloudQuery: CloudQueryService(objects: objects)).register(on: &router)
+        SchemaController(schemas: SchemaService(objects: objects)).register(on: &router)
         BatchController(objects: objectsController, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         return CirrusResponder(

@@ -53,6 +53,25 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case oldPasswordMismatch
         case invalidEmail
         case invalidMobilePhoneNumber
+        /// A wrong, expired or used verification code.
+        case invalidCode
+        /// Messages to one number or address are sent too often.
+        case tooManyMessages
+        /// The SMS or e-mail transport failed.
+        case messageSendFailed
+        case mobilePhoneNumberMissing
+        /// No user has this phone number.
+        case mobilePhoneNumberNotFound
+        case emailMissing
+        /// No user has this e-mail address.
+        case emailNotFound
+        case emailNotVerified
+        case mobilePhoneNumberNotVerified
+        // Schemas.
+        /// Creating a class that exists.
+        case classExists
+        /// Dropping a class that still has objects.
+        case classNotEmpty
         // Permissions.
         /// The object's ACL does not let the caller write it.
         case writeDenied

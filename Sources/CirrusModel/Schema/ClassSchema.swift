@@ -1,11 +1,28 @@
-/// What the server knows about one class: the types of its fields.
+/// What the server knows about one class: the types of its fields, and its permissions and column flags.
 public struct ClassSchema: Sendable, Hashable {
     public var className: String
     public var fields: [String: FieldType]
+    public var options: ClassOptions
 
-    public init(className: String, fields: [String: FieldType] = [:]) {
+    public init(className: String, fields: [String: FieldType] = [:], options: ClassOptions = ClassOptions()) {
         self.className = className
         self.fields = fields
+        self.options = options
+    }
+
+    /// The class permissions in force: the recorded ones, or the defaults of the class.
+    public var permissions: ClassPermissions {
+        options.permissions ?? .defaults(for: className)
+    }
+
+    /// The flags of a field.
+    public func fieldOptions(_ field: String) -> FieldOptions {
+        options.fields[field] ?? FieldOptions()
+    }
+
+    /// The fields clients never see.
+    public var hiddenFields: Set<String> {
+        Set(options.fields.filter(\.value.hidden).keys)
     }
 
     /// The built-in fields every class has.

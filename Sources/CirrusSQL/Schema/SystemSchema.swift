@@ -41,6 +41,9 @@ public enum SystemSchema {
         if dialect.name == "postgres" { list.append(jsonPathFunctions) }
         list.append(accounts(dialect))
         list.append(codes(dialect))
+        list.append(Migration(name: "0006_class_options", statements: [
+            "ALTER TABLE \(dialect.quote(classesTable)) ADD COLUMN \"options\" TEXT",
+        ]))
         return list
     }
 

@@ -22,6 +22,18 @@ public struct IndexStatements: Sendable {
     /// unknown). Built-in fields have their own columns and indexes, and Array and Relation fields are
     /// compared element by element, so those get none.
     public func ensure(path: FieldPath, type: FieldType?) -> [String] {
+        indexes(path: path, type: type).map { name, expression in
+            "CREATE INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(dialect.quote(table)) ((\(expression)))"
+        }
+    }
+
+    /// The `DROP INDEX IF EXISTS` statements for the indexes ``ensure(path:type:)`` creates.
+    public func drop(path: FieldPath, type: FieldType?) -> [String] {
+        indexes(path: path, type: type).map { name, _ in "DROP INDEX IF EXISTS \(dialect.quote(name))" }
+    }
+
+    /// The name and indexed expression of each index on `path`.
+    private func indexes(path: FieldPath, type: FieldType?) -> [(name: String, expression: String)] {
         if !path.isNested, ConditionCompiler.builtInColumns[path.root] != nil { return [] }
         let field = dialect.target(column: ConditionCompiler.documentColumn, path: path)
         let target: JSONTarget
@@ -38,8 +50,7 @@ public struct IndexStatements: Sendable {
         // hash and the suffix survive.
         let base = table.prefix(63 - fragment.count - 3) + "_" + fragment
         return dialect.comparedExpressions(target, textual: textual).enumerated().map { position, expression in
-            let name = position == 0 ? base : base + "_\(position + 1)"
-            return "CREATE INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(dialect.quote(table)) ((\(dialect.render(expression).sql)))"
+            (position == 0 ? base : base + "_\(position + 1)", dialect.render(expression).sql)
         }
     }
 

@@ -12,11 +12,35 @@ public struct RegistryStatements: Sendable {
     private var fields: String { dialect.quote(SystemSchema.fieldsTable) }
     private var relations: String { dialect.quote(SystemSchema.relationsTable) }
 
-    /// Columns: name, table_name.
-    public var allClasses: SQLFragment { "SELECT \"name\", \"table_name\" FROM \(raw: classes)" }
+    /// Columns: name, table_name, options.
+    public var allClasses: SQLFragment { "SELECT \"name\", \"table_name\", \"options\" FROM \(raw: classes)" }
 
+    /// Columns: name, table_name, options.
     public func findClass(_ name: String) -> SQLFragment {
-        "SELECT \"name\", \"table_name\" FROM \(raw: classes) WHERE \"name\" = \(bind: .text(name))"
+        "SELECT \"name\", \"table_name\", \"options\" FROM \(raw: classes) WHERE \"name\" = \(bind: .text(name))"
+    }
+
+    /// Replaces a class's options (`NULL` for the defaults).
+    public func setOptions(_ name: String, options: String?) -> SQLFragment {
+        "UPDATE \(raw: classes) SET \"options\" = \(bind: options.map(SQLValue.text) ?? .null) WHERE \"name\" = \(bind: .text(name))"
+    }
+
+    /// Forgets a class: its registry row, field types and relation members.
+    public func deleteClass(_ name: String) -> [SQLFragment] {
+        [
+            "DELETE FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(name))",
+            "DELETE FROM \(raw: fields) WHERE \"class_name\" = \(bind: .text(name))",
+            "DELETE FROM \(raw: classes) WHERE \"name\" = \(bind: .text(name))",
+        ]
+    }
+
+    /// Forgets fields of a class: their types and relation members.
+    public func deleteFields(_ className: String, fields names: [String]) -> [SQLFragment] {
+        let list = names.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")
+        return [
+            "DELETE FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(className)) AND \"field\" IN (\(list))",
+            "DELETE FROM \(raw: fields) WHERE \"class_name\" = \(bind: .text(className)) AND \"field\" IN (\(list))",
+        ]
     }
 
     public func insertClass(_ name: String, table: String, at time: Timestamp) -> SQLFragment {

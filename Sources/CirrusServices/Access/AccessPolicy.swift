@@ -5,24 +5,34 @@ public import CirrusModel
 /// applies in SQL; what this type decides is everything above the object:
 ///
 /// - the master key may do everything;
-/// - `_User` objects are created by sign-up only, changed or deleted only by the user themself (LeanCloud's
-///   206 without that user's session), and found only with the master key (`_User` find is off by default, seed
-///   000 L918–925); fetching one by id stays allowed;
-/// - `_Session` objects are managed by the session endpoints only;
-/// - a query that reads another class in a sub-query needs that class's find permission too.
+/// - the class permissions (get, find, create, update, delete, add_fields) for everyone, logged-in users, or
+///   listed users and roles; `_User` find is off by default (seed 000 L918–925), `_File` delete too;
+/// - `_User` objects are created by sign-up only and changed or deleted only by the user themself (LeanCloud's
+///   206 without that user's session); `_Session` objects only through the session endpoints;
+/// - column flags: clients may not write read-only fields, nor query or sort on hidden ones;
+/// - a query that reads another class in a sub-query needs that class's find permission.
 public struct AccessPolicy: Sendable {
     public init() {}
 
-    /// What a caller is about to do.
-    public enum Operation: String, Sendable {
-        case get, find, create, update, delete
+    /// Refuses an operation the caller may not perform on the class.
+    /// - Parameters:
+    ///   - objectId: the object of a get, update or delete.
+    ///   - schema: the class as recorded (`nil` for a class that does not exist yet: default permissions).
+    /// - Throws: ``APIError`` ``APIError/Reason/sessionRequired`` or ``APIError/Reason/classPermissionDenied``.
+    public func check(
+        _ operation: ClassPermissions.Operation, on className: String, objectId: String? = nil, schema: ClassSchema?, caller: Caller
+    ) throws(APIError) {
+        guard !caller.isMaster else { return }
+        try checkSystemClass(operation, className, objectId, caller)
+        let permissions = schema?.permissions ?? .defaults(for: className)
+        guard permissions.rule(for: operation).grants(userId: caller.userId, roleNames: caller.roleNames) else {
+            throw APIError(.classPermissionDenied, "Forbidden to \(Self.verb(operation)) by class permissions.")
+        }
     }
 
-    /// Refuses an operation the caller may not perform on the class.
-    /// - Parameter objectId: the object of a get, update or delete.
-    /// - Throws: ``APIError`` ``APIError/Reason/sessionRequired`` or ``APIError/Reason/classPermissionDenied``.
-    public func check(_ operation: Operation, on className: String, objectId: String? = nil, caller: Caller) throws(APIError) {
-        guard !caller.isMaster else { return }
+    private func checkSystemClass(
+        _ operation: ClassPermissions.Operation, _ className: String, _ objectId: String?, _ caller: Caller
+    ) throws(APIError) {
         switch (className, operation) {
         case ("_User", .create):
             throw APIError(.classPermissionDenied, "Users are created by signing up.")
@@ -30,20 +40,56 @@ public struct AccessPolicy: Sendable {
             guard let objectId, caller.isUser(objectId) else {
                 throw APIError(.sessionRequired, "The user cannot be altered by a client without the session.")
             }
-        case ("_User", .find):
-            throw APIError(.classPermissionDenied, "Forbidden to find by class permissions.")
-        case ("_Session", .create), ("_Session", .update), ("_Session", .delete), ("_Session", .find), ("_Session", .get):
+        case ("_Session", _):
             throw APIError(.classPermissionDenied, "Sessions are managed through the session endpoints.")
         default:
             return
         }
     }
 
-    /// Refuses a query whose condition reads a class (in `$inQuery`, `$select` and the like) the caller may not
-    /// find in.
-    public func checkSubqueries(of condition: Condition, caller: Caller) throws(APIError) {
-        for className in condition.referencedClassNames.sorted() {
-            try check(.find, on: className, caller: caller)
+    /// Refuses a write that changes a read-only field, or (with `newFields`) adds fields the caller may not add.
+    public func checkWrite(_ update: ObjectUpdate, newFields: [String: FieldType], schema: ClassSchema?, caller: Caller) throws(APIError) {
+        guard !caller.isMaster, let schema else { return }
+        if let field = update.operations.first(where: { schema.fieldOptions($0.path.root).readOnly })?.path.root {
+            throw APIError(.readOnlyField, "The field '\(field)' is read-only for clients.")
+        }
+        if !newFields.isEmpty {
+            try check(.addFields, on: schema.className, schema: schema, caller: caller)
+        }
+    }
+
+    /// Refuses a query that filters or sorts on a field the caller may not see, in the class or a sub-query's class.
+    /// - Parameter schemaOf: the recorded schema of a class.
+    public func checkVisibleFields(
+        _ reads: [(className: String, field: String)], schemaOf: (String) -> ClassSchema?, caller: Caller
+    ) throws(APIError) {
+        guard !caller.isMaster else { return }
+        for (className, field) in reads where schemaOf(className)?.hiddenFields.contains(field) == true {
+            throw APIError(.classPermissionDenied, "Forbidden to query the hidden field '\(field)' of \(className).")
+        }
+    }
+
+    static func verb(_ operation: ClassPermissions.Operation) -> String {
+        switch operation {
+        case .addFields: "add fields"
+        default: operation.rawValue
+        }
+    }
+}
+
+extension Condition {
+    /// Every field a condition reads, with its class: `className` for this condition's own fields, a sub-query's
+    /// class for the fields of its condition and its `$select` key.
+    func fieldsRead(in className: String) -> [(className: String, field: String)] {
+        switch self {
+        case .always, .relatedTo: return []
+        case .and(let parts), .or(let parts), .nor(let parts): return parts.flatMap { $0.fieldsRead(in: className) }
+        case .inQuery(let path, let query, _):
+            return [(className, path.root)] + query.condition.fieldsRead(in: query.className)
+        case .select(let path, let query, let key, _):
+            return [(className, path.root), (query.className, key.root)] + query.condition.fieldsRead(in: query.className)
+        default:
+            return fieldRoots.map { (className, $0) }
         }
     }
 }

@@ -16,6 +16,7 @@ struct Includer {
     /// Who reads: included objects are read with the caller's ACL principals and redacted for the caller.
     let caller: Caller
     let visibility: FieldVisibility
+    let schemas: SchemaCache
 
     func expand(_ objects: inout [StoredObject], paths: [FieldPath]) async throws {
         let tree = IncludeTree(paths)
@@ -43,7 +44,7 @@ struct Includer {
             if !missing.isEmpty {
                 let sorted = missing.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }
                 for var object in try await store.fetch(sorted, readers: caller.readers) {
-                    visibility.redact(&object, for: caller)
+                    visibility.redact(&object, schema: try await schemas.schema(of: object.className), for: caller)
                     loaded[Pointer(className: object.className, objectId: object.objectId)] = Self.includedForm(object)
                 }
             }

@@ -14,9 +14,9 @@ extension ObjectService {
     ///   or `order` key that is not a result key.
     public func aggregate(_ aggregation: Aggregation, caller: Caller, dayOffsetMinutes: Int = 0) async throws -> [JSON] {
         try ClassName.validate(aggregation.className)
-        try policy.check(.find, on: aggregation.className, caller: caller)
-        try policy.checkSubqueries(of: aggregation.condition, caller: caller)
         let schema = try await schemas.schema(of: aggregation.className)
+        let computed = aggregation.groupBy + aggregation.functions.map(\.field) + aggregation.order.map(\.path)
+        try await authorizeQuery(aggregation.className, schema: schema, condition: aggregation.condition, sorting: computed, caller: caller)
         try AggregationCheck(aggregation: aggregation, schema: schema).validate()
         guard schema != nil else { return [] }
         let query = StorageQuery(className: aggregation.className, schema: schema, condition: aggregation.condition, readers: caller.readers)

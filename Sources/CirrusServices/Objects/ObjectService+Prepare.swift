@@ -6,16 +6,18 @@ extension ObjectService {
     /// Validates a create and builds its command.
     public func prepareCreate(_ className: String, body: JSON, options: WriteOptions, caller: Caller) async throws -> WriteCommand.Insert {
         try ClassName.validate(className)
-        try policy.check(.create, on: className, caller: caller)
+        let schema = try await schemas.schema(of: className)
+        try policy.check(.create, on: className, schema: schema, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
         if className == "_Role" { try RoleRules().checkCreate(update) }
         var accountWrites: [AccountWrite] = []
         let objectId = ObjectID.make(options.idStyle)
         if className == "_User" { accountWrites = try userRules.apply(to: &update, userId: objectId, caller: caller) }
-        let schema = try await schemas.schema(of: className)
         let planner = WritePlanner(className: className, schema: schema, configuration: configuration)
         var command = try planner.insert(update, options: options, now: Timestamp.now())
+        try policy.checkWrite(update, newFields: command.newFields, schema: schema, caller: caller)
         command.object.objectId = objectId
+        if update.acl == nil, let defaultACL = schema?.options.defaultACL { command.object.acl = defaultACL.wire }
         command.accountWrites = accountWrites
         return command
     }
@@ -27,7 +29,8 @@ extension ObjectService {
     ) async throws -> (WriteCommand.Update, [String]) {
         try ClassName.validate(className)
         try Self.checkObjectId(objectId)
-        try policy.check(.update, on: className, objectId: objectId, caller: caller)
+        let recorded = try await schemas.schema(of: className)
+        try policy.check(.update, on: className, objectId: objectId, schema: recorded, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
         var accountWrites: [AccountWrite] = []
         if className == "_User" {
@@ -43,6 +46,7 @@ extension ObjectService {
         guard let schema = try await schemas.schema(of: className) else { throw Self.classNotFound(className) }
         let planner = WritePlanner(className: className, schema: schema, configuration: configuration)
         var command = try planner.update(objectId, update, condition: condition, now: Timestamp.now())
+        try policy.checkWrite(update, newFields: command.newFields, schema: schema, caller: caller)
         command.writers = caller.writers
         command.accountWrites = accountWrites
         var keys: [String] = []
@@ -54,11 +58,11 @@ extension ObjectService {
     public func prepareDelete(_ className: String, objectIds: [String], condition: Condition?, caller: Caller) async throws -> WriteCommand.Delete {
         try ClassName.validate(className)
         guard !objectIds.isEmpty else { throw APIError(.missingObjectId, "An objectId is required.") }
+        let schema = try await schemas.schema(of: className)
         for id in objectIds {
             try Self.checkObjectId(id)
-            try policy.check(.delete, on: className, objectId: id, caller: caller)
+            try policy.check(.delete, on: className, objectId: id, schema: schema, caller: caller)
         }
-        let schema = try await schemas.schema(of: className)
         return WriteCommand.Delete(className: className, objectIds: objectIds, condition: condition, schema: schema, writers: caller.writers)
     }
 

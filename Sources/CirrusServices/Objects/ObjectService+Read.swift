@@ -7,11 +7,12 @@ extension ObjectService {
     /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when the class does not exist.
     public func get(_ className: String, objectId: String, include: [FieldPath], caller: Caller) async throws -> StoredObject? {
         try ClassName.validate(className)
-        try policy.check(.get, on: className, objectId: objectId, caller: caller)
+        let schema = try await schemas.schema(of: className)
+        try policy.check(.get, on: className, objectId: objectId, schema: schema, caller: caller)
         guard ObjectID.isAcceptable(objectId) else { return nil }
-        guard try await schemas.schema(of: className) != nil else { throw Self.classNotFound(className) }
+        guard schema != nil else { throw Self.classNotFound(className) }
         var objects = try await readable(className, objectId: objectId, caller: caller)
-        try await Includer(store: store, caller: caller, visibility: visibility).expand(&objects, paths: include)
+        try await includer(caller).expand(&objects, paths: include)
         return objects.first
     }
 
@@ -19,9 +20,8 @@ extension ObjectService {
     /// A query on a class that does not exist yet finds nothing.
     public func find(_ query: Query, withCount: Bool, caller: Caller) async throws -> (objects: [StoredObject], count: Int?) {
         try ClassName.validate(query.className)
-        try policy.check(.find, on: query.className, caller: caller)
-        try policy.checkSubqueries(of: query.condition, caller: caller)
         let schema = try await schemas.schema(of: query.className)
+        try await authorizeQuery(query.className, schema: schema, condition: query.condition, sorting: query.order.map(\.path), caller: caller)
         guard schema != nil else { return ([], withCount ? 0 : nil) }
         let storageQuery = StorageQuery(
             className: query.className, schema: schema, condition: query.condition, order: query.order,
@@ -29,8 +29,8 @@ extension ObjectService {
         )
         async let counted: Int? = withCount ? store.count(storageQuery) : nil
         var objects = query.limit > 0 ? try await store.find(storageQuery) : []
-        for index in objects.indices { visibility.redact(&objects[index], for: caller) }
-        try await Includer(store: store, caller: caller, visibility: visibility).expand(&objects, paths: query.include)
+        for index in objects.indices { visibility.redact(&objects[index], schema: schema, for: caller) }
+        try await includer(caller).expand(&objects, paths: query.include)
         return (objects, try await counted)
     }
 
@@ -41,8 +41,27 @@ extension ObjectService {
         let schema = try await schemas.schema(of: className)
         let byId = Condition.compare(FieldPath(field: "objectId"), .equal, .string(objectId))
         var objects = try await store.find(StorageQuery(className: className, schema: schema, condition: byId, limit: 1, readers: readers))
-        for index in objects.indices { visibility.redact(&objects[index], for: caller) }
+        for index in objects.indices { visibility.redact(&objects[index], schema: schema, for: caller) }
         return objects
+    }
+
+    func includer(_ caller: Caller) -> Includer {
+        Includer(store: store, caller: caller, visibility: visibility, schemas: schemas)
+    }
+
+    /// The checks of a read: the class's find permission, the find permission of every class a sub-query reads,
+    /// and no condition or sort key on a field hidden from the caller.
+    func authorizeQuery(_ className: String, schema: ClassSchema?, condition: Condition, sorting: [FieldPath], caller: Caller) async throws {
+        try policy.check(.find, on: className, schema: schema, caller: caller)
+        guard !caller.isMaster else { return }
+        var known: [String: ClassSchema?] = [className: schema]
+        for inner in condition.referencedClassNames.sorted() where known[inner] == nil {
+            let innerSchema = try await schemas.schema(of: inner)
+            try policy.check(.find, on: inner, schema: innerSchema, caller: caller)
+            known[inner] = innerSchema
+        }
+        let reads = condition.fieldsRead(in: className) + sorting.map { (className, $0.root) }
+        try policy.checkVisibleFields(reads, schemaOf: { known[$0] ?? nil }, caller: caller)
     }
 
     /// The class a query for `className` with `redirectClassNameForKey=key` runs on: the target class when `key`

@@ -25,6 +25,10 @@ extension StorageError {
             APIError(.incorrectType, "Invalid value type for field '\(field)': expected \(recorded) but got \(attempted).")
         case .objectTooLarge(let size, let limit):
             APIError(.objectTooLarge, "The object is too large: \(size) bytes, the limit is \(limit) bytes.")
+        case .classNotFound(let name):
+            APIError(.classNotFound, "Class \(name) does not exist.")
+        case .classNotEmpty(let count):
+            APIError(.classNotEmpty, "Class \(className) is not empty, contains \(count) objects, cannot drop schema.")
         case .rolledBack:
             APIError(.internalError, "Rolled back because another request of the transaction failed.")
         case .database:

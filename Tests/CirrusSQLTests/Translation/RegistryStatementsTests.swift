@@ -8,15 +8,15 @@ struct RegistryStatementsTests {
     static let cases: [StatementCase] = [
         StatementCase(
             "all classes lists names and tables",
-            sqlite: DialectSQL(#"SELECT "name", "table_name" FROM "_cirrus_classes""#, []),
-            postgres: DialectSQL(#"SELECT "name", "table_name" FROM "_cirrus_classes""#, [])
+            sqlite: DialectSQL(#"SELECT "name", "table_name", "options" FROM "_cirrus_classes""#, []),
+            postgres: DialectSQL(#"SELECT "name", "table_name", "options" FROM "_cirrus_classes""#, [])
         ) {
             RegistryStatements(dialect: $0).allClasses
         },
         StatementCase(
             "find class filters by name",
-            sqlite: DialectSQL(#"SELECT "name", "table_name" FROM "_cirrus_classes" WHERE "name" = ?"#, [.text(#"T"#)]),
-            postgres: DialectSQL(#"SELECT "name", "table_name" FROM "_cirrus_classes" WHERE "name" = $1"#, [.text(#"T"#)])
+            sqlite: DialectSQL(#"SELECT "name", "table_name", "options" FROM "_cirrus_classes" WHERE "name" = ?"#, [.text(#"T"#)]),
+            postgres: DialectSQL(#"SELECT "name", "table_name", "options" FROM "_cirrus_classes" WHERE "name" = $1"#, [.text(#"T"#)])
         ) {
             RegistryStatements(dialect: $0).findClass("T")
         },
@@ -78,6 +78,13 @@ struct RegistryStatementsTests {
             postgres: DialectSQL(#"SELECT "target_class", "target_id" FROM "_cirrus_relations" WHERE "owner_class" = $1 AND "field" = $2 AND "owner_id" = $3 ORDER BY "target_id""#, [.text(#"T"#), .text(#"r"#), .text(#"a"#)])
         ) {
             RegistryStatements(dialect: $0).members(owner: "T", field: "r", objectId: "a")
+        },
+        StatementCase(
+            "set options replaces a class's options",
+            sqlite: DialectSQL(#"UPDATE "_cirrus_classes" SET "options" = ? WHERE "name" = ?"#, [.text(#"{}"#), .text(#"T"#)]),
+            postgres: DialectSQL(#"UPDATE "_cirrus_classes" SET "options" = $1 WHERE "name" = $2"#, [.text(#"{}"#), .text(#"T"#)])
+        ) {
+            RegistryStatements(dialect: $0).setOptions("T", options: "{}")
         },
     ]
 

@@ -1,0 +1,99 @@
+import CirrusModel
+import CirrusServices
+import HTTPTypes
+
+/// `/schemas[/<Class>]` (master key): LeanCloud's read-only shape, Parse's full one, Bmob's list; and Parse-style
+/// creates, changes and drops in every dialect.
+struct SchemaController: Sendable {
+    let schemas: SchemaService
+
+    func register(on router: inout APIRouter) {
+        router.on(.get, "schemas") { request in
+            let all = try await schemas.all(caller: request.caller)
+            guard request.dialect == .leancloud, !request.flag("full") else {
+                return APIResponse(body: ["results": .array(all.map { SchemaEncoder(dialect: request.dialect).full($0) })])
+            }
+            var members: [String: JSON] = [:]
+            for schema in all { members[schema.className] = SchemaEncoder(dialect: .leancloud).fields(schema) }
+            return APIResponse(body: .object(members))
+        }
+        router.on(.get, "schemas/:className") { request in
+            let schema = try await schemas.schema(of: request.parameter("className"), caller: request.caller)
+            return APIResponse(body: reply(schema, request))
+        }
+        router.on(.post, "schemas") { request in
+            let body = try request.objectBody()
+            guard let className = body["className"]?.stringValue else { throw APIError(.invalidClassName, "A className is required.") }
+            return try await create(className, body, request)
+        }
+        router.on(.post, "schemas/:className") { request in
+            let body = try request.objectBody()
+            if let named = body["className"]?.stringValue, named != request.parameter("className") {
+                throw APIError(.invalidClassName, "The className in the body does not match the path: \(named).")
+            }
+            return try await create(request.parameter("className"), body, request)
+        }
+        router.on(.put, "schemas/:className") { request in
+            let change = try SchemaChange(body: try request.objectBody())
+            let schema = try await schemas.update(request.parameter("className"), change: change, caller: request.caller)
+            return APIResponse(body: SchemaEncoder(dialect: request.dialect).full(schema))
+        }
+        router.on(.delete, "schemas/:className") { request in
+            try await schemas.delete(request.parameter("className"), caller: request.caller)
+            return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
+        }
+    }
+
+    private func create(_ className: String, _ body: JSON, _ request: APIRequest) async throws -> APIResponse {
+        let schema = try await schemas.create(className, change: try SchemaChange(body: body), caller: request.caller)
+        return APIResponse(status: .created, body: SchemaEncoder(dialect: request.dialect).full(schema))
+    }
+
+    /// LeanCloud answers one class with its fields; `full=1` (and the other dialects) with the whole class.
+    private func reply(_ schema: ClassSchema, _ request: APIRequest) -> JSON {
+        let encoder = SchemaEncoder(dialect: request.dialect)
+        return request.dialect == .leancloud && !request.flag("full") ? encoder.fields(schema) : encoder.full(schema)
+    }
+}
+
+/// A class as the schema API shows it.
+struct SchemaEncoder {
+    let dialect: Dialect
+
+    /// Fields the system classes always have, shown even before an object sets them.
+    static let systemFields: [String: [String: FieldType]] = [
+        "_User": [
+            "username": .string, "password": .string, "email": .string, "emailVerified": .boolean, "mobilePhoneNumber": .string,
+            "mobilePhoneVerified": .boolean, "authData": .object,
+        ],
+        "_Role": ["name": .string, "users": .relation(targetClass: "_User"), "roles": .relation(targetClass: "_Role")],
+    ]
+
+    /// `{"<field>": {"type": "String"}, …}` with built-in fields, targets (`className` in LeanCloud, `targetClass`
+    /// elsewhere) and column flags.
+    func fields(_ schema: ClassSchema) -> JSON {
+        var all = ClassSchema.builtInFields.merging(Self.systemFields[schema.className] ?? [:]) { first, _ in first }
+        for (name, type) in schema.fields { all[name] = type }
+        var members: [String: JSON] = [:]
+        for (name, type) in all {
+            var entry: [String: JSON] = ["type": .string(type.name)]
+            if let target = type.targetClass { entry[dialect == .leancloud ? "className" : "targetClass"] = .string(target) }
+            for (flag, value) in schema.fieldOptions(name).wire.objectValue ?? [:] { entry[flag] = value }
+            members[name] = .object(entry)
+        }
+        return .object(members)
+    }
+
+    /// `{"className", "fields", "classLevelPermissions", "defaultACL"?, "indexes"}`; permissions in Parse's form for
+    /// Parse and LeanCloud's otherwise.
+    func full(_ schema: ClassSchema) -> JSON {
+        var indexes: [String: JSON] = ["_id_": ["_id": 1]]
+        for (name, path) in schema.options.indexes { indexes[name] = .object([path.description: 1]) }
+        var members: [String: JSON] = [
+            "className": .string(schema.className), "fields": fields(schema),
+            "classLevelPermissions": schema.permissions.wire(dialect == .parse ? .parse : .leancloud), "indexes": .object(indexes),
+        ]
+        if let acl = schema.options.defaultACL { members["defaultACL"] = acl.wire }
+        return .object(members)
+    }
+}

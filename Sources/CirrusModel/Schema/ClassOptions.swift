@@ -1,0 +1,66 @@
+/// What a class records besides its field types: class permissions, column flags, the default ACL of new
+/// objects and the names of indexes created through the schema API.
+public struct ClassOptions: Sendable, Hashable {
+    /// `nil`: the defaults of ``ClassPermissions/defaults(for:)``.
+    public var permissions: ClassPermissions?
+    /// Flags per field; fields without flags are left out.
+    public var fields: [String: FieldOptions]
+    /// The ACL of objects created without one; `nil`: none (public read and write, LeanCloud's default).
+    public var defaultACL: ACL?
+    /// Indexes named through the schema API, by name.
+    public var indexes: [String: FieldPath]
+
+    public init(
+        permissions: ClassPermissions? = nil, fields: [String: FieldOptions] = [:], defaultACL: ACL? = nil, indexes: [String: FieldPath] = [:]
+    ) {
+        self.permissions = permissions
+        self.fields = fields.filter { !$0.value.isDefault }
+        self.defaultACL = defaultACL
+        self.indexes = indexes
+    }
+
+    public var isDefault: Bool { self == ClassOptions() }
+
+    /// The form kept in the store: `{"permissions":…,"fields":{"f":{"read_only":true,"hidden":true}},"defaultACL":…,
+    /// "indexes":{"name":"a.b"}}` (permissions in LeanCloud's form).
+    public var stored: JSON {
+        var members: [String: JSON] = [:]
+        if let permissions { members["permissions"] = permissions.wire(.leancloud) }
+        if !fields.isEmpty { members["fields"] = .object(fields.mapValues(\.wire)) }
+        if let defaultACL { members["defaultACL"] = defaultACL.wire }
+        if !indexes.isEmpty { members["indexes"] = .object(indexes.mapValues { .string($0.description) }) }
+        return .object(members)
+    }
+
+    /// Reads ``stored`` back; unreadable parts are dropped rather than failing the class.
+    public init(stored json: JSON) {
+        self.init()
+        if let permissions = json["permissions"] { self.permissions = try? ClassPermissions(wire: permissions) }
+        if case .object(let fields)? = json["fields"] {
+            self.fields = fields.compactMapValues { FieldOptions(wire: $0) }.filter { !$0.value.isDefault }
+        }
+        if let acl = json["defaultACL"] { defaultACL = try? ACL(wire: acl) }
+        if case .object(let indexes)? = json["indexes"] {
+            self.indexes = indexes.compactMapValues { $0.stringValue.flatMap { try? FieldPath(parsing: $0) } }
+        }
+    }
+}
+
+extension FieldOptions {
+    /// `{"read_only":true,"hidden":true}` (LeanCloud's column flags).
+    public var wire: JSON {
+        var members: [String: JSON] = [:]
+        if readOnly { members["read_only"] = true }
+        if hidden { members["hidden"] = true }
+        return .object(members)
+    }
+
+    /// Reads `read_only`/`readOnly` and `hidden`; `nil` when a flag is not a boolean.
+    public init?(wire json: JSON) {
+        guard case .object(let members) = json else { return nil }
+        let readOnly = members["read_only"] ?? members["readOnly"] ?? false
+        let hidden = members["hidden"] ?? false
+        guard let isReadOnly = readOnly.boolValue, let isHidden = hidden.boolValue else { return nil }
+        self.init(readOnly: isReadOnly, hidden: isHidden)
+    }
+}

@@ -1,0 +1,54 @@
+public import CirrusModel
+import CirrusSQL
+import CirrusStorage
+import GRDB
+
+/// The schema API's changes: defining classes and fields, options, dropping fields, classes and indexes.
+extension SQLiteStorageAdapter {
+    public func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema {
+        let (schema, created) = try await pool.write { db in
+            let session = WriteSession(adapter: self, db: db)
+            _ = try session.ensureTable(for: className)
+            try session.register(newFields, in: className)
+            if let options {
+                let text = options.isDefault ? nil : JSONWriter.string(options.stored)
+                try self.execute(db, RegistryStatements(dialect: self.dialect).setOptions(className, options: text))
+            }
+            return (try self.recordedSchema(of: className, db), session.createdTables)
+        }
+        for (name, table) in created { tables.record(className: name, table: table) }
+        return schema
+    }
+
+    public func deleteFields(className: String, fields: [String]) async throws {
+        guard !fields.isEmpty else { return }
+        try await pool.write { db in
+            guard let table = try self.existingTable(for: className, db) else { throw StorageError.classNotFound(className) }
+            var document: SQLFragment = "\"data\""
+            for field in fields.sorted() { document = self.dialect.removing(document, path: FieldPath(field: field)) }
+            try self.execute(db, "UPDATE \(raw: self.dialect.quote(table)) SET \"data\" = \(document)")
+            for statement in RegistryStatements(dialect: self.dialect).deleteFields(className, fields: fields) { try self.execute(db, statement) }
+        }
+    }
+
+    public func deleteClass(className: String) async throws {
+        try await pool.write { db in
+            guard let table = try self.existingTable(for: className, db) else { throw StorageError.classNotFound(className) }
+            let count: Int = try self.rows(db, "SELECT COUNT(*) FROM \(raw: self.dialect.quote(table))").first?[0] ?? 0
+            guard count == 0 else { throw StorageError.classNotEmpty(count: count) }
+            try db.execute(sql: "DROP TABLE \(self.dialect.quote(table))")
+            for statement in RegistryStatements(dialect: self.dialect).deleteClass(className) { try self.execute(db, statement) }
+        }
+        tables.forget(className: className)
+    }
+
+    public func dropIndex(className: String, path: FieldPath) async throws {
+        try await pool.write { db in
+            guard let table = try self.existingTable(for: className, db) else { throw StorageError.classNotFound(className) }
+            let schema = try self.recordedSchema(of: className, db)
+            for statement in IndexStatements(dialect: self.dialect, table: table).drop(path: path, type: schema.type(at: path)) {
+                try db.execute(sql: statement)
+            }
+        }
+    }
+}
