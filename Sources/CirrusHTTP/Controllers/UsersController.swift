@@ -39,8 +39,10 @@ struct UsersController: Sendable {
     }
 
     func signUp(_ request: APIRequest) async throws -> APIResponse {
+        let fields = try request.objectBody()
+        if fields["authData"] != nil { return try await logInWithAuthData(request, fields) }
         let signedUp = try await users.signUp(
-            body: try request.objectBody(), options: objects.options(request), session: Self.sessionRequest(request), caller: request.caller
+            body: fields, options: objects.options(request), session: Self.sessionRequest(request), caller: request.caller
         )
         let user = signedUp.user
         let body: JSON
@@ -56,6 +58,20 @@ struct UsersController: Sendable {
         let location = request.dialect == .leancloud
             ? "\(request.pathPrefix)/classes/_User/\(user.objectId)" : "\(request.pathPrefix)/users/\(user.objectId)"
         return APIResponse(status: .created, body: body, headers: [(.location, location)])
+    }
+
+    /// `POST /users` with `authData`: 200 and the user for a linked account (R#107), 201 and a new user otherwise, or
+    /// 211 with `failOnNotExist=true` (R#108). Both carry the whole user and its `sessionToken`.
+    func logInWithAuthData(_ request: APIRequest, _ body: JSON) async throws -> APIResponse {
+        let loggedIn = try await users.logIn(
+            authDataBody: body, failOnNotExist: request.flag("failOnNotExist"), options: objects.options(request),
+            session: Self.sessionRequest(request), caller: request.caller
+        )
+        let reply = try await userReply(request, loggedIn)
+        guard loggedIn.isNew else { return APIResponse(body: reply) }
+        let location = request.dialect == .leancloud
+            ? "\(request.pathPrefix)/classes/_User/\(loggedIn.user.objectId)" : "\(request.pathPrefix)/users/\(loggedIn.user.objectId)"
+        return APIResponse(status: .created, body: reply, headers: [(.location, location)])
     }
 
     func logIn(_ request: APIRequest) async throws -> APIResponse {

@@ -94,6 +94,8 @@ extension Dialect {
         case .mobilePhoneNumberNotVerified: (400, 215)
         case .classExists: (400, 103)
         case .classNotEmpty: (400, 1)
+        case .invalidAuthData: (400, 250)
+        case .authDataTaken: (400, 208)
         }
     }
 
@@ -144,6 +146,8 @@ extension Dialect {
         case .classExists: (400, 103)
         // parse-server: 255 "Class X is not empty, contains N objects, cannot drop schema."
         case .classNotEmpty: (400, 255)
+        case .invalidAuthData: (400, 250)
+        case .authDataTaken: (400, 208)
         }
     }
 
@@ -191,6 +195,7 @@ extension Dialect {
         case .emailMissing: (400, 204)
         case .classExists: (400, 10062)
         case .classNotEmpty: (400, 10074)
+        case .invalidAuthData, .authDataTaken: (400, 208)
         }
     }
 }

@@ -67,6 +67,10 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case emailNotFound
         case emailNotVerified
         case mobilePhoneNumberNotVerified
+        /// Third-party log-in data without a user id, or refused by its provider.
+        case invalidAuthData
+        /// The third-party account is linked to another user.
+        case authDataTaken
         // Schemas.
         /// Creating a class that exists.
         case classExists

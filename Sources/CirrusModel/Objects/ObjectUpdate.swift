@@ -47,7 +47,12 @@ public struct ObjectUpdate: Sendable, Hashable {
     /// Replaces every operation on a top-level field with `operation`.
     public mutating func set(_ field: String, _ operation: FieldOperation) {
         remove(field: field)
-        operations.append((FieldPath(field: field), operation))
+        add(FieldPath(field: field), operation)
+    }
+
+    /// Adds an operation on a path; the caller makes sure it does not overlap another one.
+    public mutating func add(_ path: FieldPath, _ operation: FieldOperation) {
+        operations.append((path, operation))
         operations.sort { $0.path.description < $1.path.description }
     }
 

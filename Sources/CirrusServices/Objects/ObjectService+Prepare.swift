@@ -34,6 +34,8 @@ extension ObjectService {
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
         var accountWrites: [AccountWrite] = []
         if className == "_User" {
+            let convertsAnonymous = !update.operations(on: "username").isEmpty && !update.operations(on: "password").isEmpty
+            try await AuthDataLinks(objects: self).apply(to: &update, userId: objectId, convertsAnonymous: convertsAnonymous)
             accountWrites = try userRules.apply(to: &update, userId: objectId, caller: caller)
             if !accountWrites.isEmpty, configuration.accounts.revokeSessionsOnPasswordChange {
                 accountWrites.append(.revokeSessions(userId: objectId, kind: nil, keeping: caller.isUser(objectId) ? caller.sessionToken : nil))

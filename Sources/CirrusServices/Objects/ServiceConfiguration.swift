@@ -6,10 +6,16 @@ public struct ServiceConfiguration: Sendable {
     public var maximumBatchSize: Int
     /// Passwords, sessions and lock-out.
     public var accounts: AccountSettings
+    /// Checks third-party log-in data with its provider; `nil` (the default) accepts it as sent.
+    public var authDataValidator: (any AuthDataValidator)?
 
-    public init(maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000, accounts: AccountSettings = AccountSettings()) {
+    public init(
+        maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000, accounts: AccountSettings = AccountSettings(),
+        authDataValidator: (any AuthDataValidator)? = nil
+    ) {
         self.maximumObjectSize = maximumObjectSize
         self.maximumBatchSize = maximumBatchSize
         self.accounts = accounts
+        self.authDataValidator = authDataValidator
     }
 }

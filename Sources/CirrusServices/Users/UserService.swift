@@ -60,7 +60,16 @@ public struct UserService: Sendable {
         guard case .string(let password)? = members["password"], !password.isEmpty else {
             throw APIError(.passwordMissing, "Password is missing or empty.")
         }
-        var update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        let update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        return try await insertUser(update, options: options, session: session, action: "signup", caller: caller)
+    }
+
+    /// Stores a new user from a validated body with its password and first session, in one transaction: the
+    /// verified flags start false, the ACL defaults to public read and owner write.
+    func insertUser(
+        _ body: ObjectUpdate, options: WriteOptions, session: SessionRequest, action: String, caller: Caller
+    ) async throws -> LoggedInUser {
+        var update = body
         let userId = ObjectID.make(options.idStyle)
         let accountWrites = try objects.userRules.apply(to: &update, userId: userId, caller: caller)
         for flag in ["emailVerified", "mobilePhoneVerified"] where update.operations(on: flag).isEmpty {
@@ -72,7 +81,7 @@ public struct UserService: Sendable {
         var command = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
             .insert(update, options: options, now: now)
         command.object.objectId = userId
-        let newSession = makeSession(userId, session, action: "signup", now: now)
+        let newSession = makeSession(userId, session, action: action, now: now)
         command.accountWrites = accountWrites + [.createSession(newSession)]
         let user = try await objects.performOne(.insert(command), className: "_User").object
         return LoggedInUser(user: user, sessionToken: newSession.token, isNew: true)

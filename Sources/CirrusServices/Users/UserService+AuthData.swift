@@ -1,0 +1,73 @@
+public import CirrusModel
+import CirrusStorage
+
+/// Third-party log-in (`POST /users` with `authData`): an existing link logs in (200), a new one signs up (201),
+/// UnionID entries join the main account of their UnionID.
+extension UserService {
+    /// Logs in or signs up by third-party data.
+    /// - Parameters:
+    ///   - body: the request body: `authData` and, for a new user, other fields (`username`, a phone number…).
+    ///   - failOnNotExist: refuse (211) instead of creating a user.
+    /// - Throws: ``APIError`` ``APIError/Reason/invalidAuthData`` (250), ``APIError/Reason/userNotFound`` (211).
+    public func logIn(
+        authDataBody body: JSON, failOnNotExist: Bool, options: WriteOptions, session: SessionRequest, caller: Caller
+    ) async throws -> LoggedInUser {
+        let accounts = try LinkedAccount.accounts(in: body["authData"] ?? .null)
+        guard !accounts.isEmpty else { throw APIError(.invalidAuthData, "authData names no platform.") }
+        for account in accounts {
+            try await objects.configuration.authDataValidator?.validate(platform: account.platform, data: .object(account.entry))
+        }
+        if let user = try await linkedUser(accounts) {
+            let merged = try await link(accounts, to: user.objectId)
+            let token = try await issueSession(user.objectId, session, action: "login")
+            return LoggedInUser(user: merged, sessionToken: token, isNew: false)
+        }
+        if failOnNotExist { throw APIError(.userNotFound, "Could not find user.") }
+        var members = body.objectValue ?? [:]
+        members.removeValue(forKey: "authData")
+        if members["username"] == nil { members["username"] = .string(TokenGenerator.username()) }
+        var update = try ObjectUpdate(body: .object(members), isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        update.set("authData", .set(try Value(wire: Self.authData(accounts))))
+        return try await insertUser(update, options: options, session: session, action: "login", caller: caller)
+    }
+
+    /// The user one of the accounts is linked to, or the main account of one's UnionID.
+    func linkedUser(_ accounts: [LinkedAccount]) async throws -> StoredObject? {
+        guard let schema = try await objects.schemas.schema(of: "_User") else { return nil }
+        func first(_ condition: Condition) async throws -> StoredObject? {
+            try await store.find(StorageQuery(className: "_User", schema: schema, condition: condition, limit: 1)).first
+        }
+        for account in accounts {
+            if let user = try await first(.compare(account.path, .equal, .string(account.id))) { return user }
+        }
+        for account in accounts {
+            guard let unionId = account.unionId, let key = account.unionKey else { continue }
+            if let user = try await first(.compare(FieldPath(["authData", key, "uid"]), .equal, .string(unionId))) { return user }
+        }
+        return nil
+    }
+
+    /// Adds or refreshes the accounts in the user's `authData`, keeping its other platforms; returns the user.
+    func link(_ accounts: [LinkedAccount], to userId: String) async throws -> StoredObject {
+        var operations: [(path: FieldPath, operation: FieldOperation)] = []
+        for (key, value) in Self.authData(accounts).objectValue ?? [:] {
+            operations.append((FieldPath(["authData", key]), .set(try Value(wire: value))))
+        }
+        let schema = try await objects.schemas.schema(of: "_User")
+        let command = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
+            .update(userId, ObjectUpdate(operations: operations), condition: nil, now: settings.clock())
+        return try await objects.performOne(.update(command), className: "_User").object
+    }
+
+    /// The `authData` entries of the accounts, with the `_<platform>_unionid` key of main accounts.
+    static func authData(_ accounts: [LinkedAccount]) -> JSON {
+        var members: [String: JSON] = [:]
+        for account in accounts {
+            members[account.platform] = .object(account.entry)
+            if account.isMainAccount, let key = account.unionKey, let unionId = account.unionId {
+                members[key] = ["uid": .string(unionId)]
+            }
+        }
+        return .object(members)
+    }
+}
