@@ -9,8 +9,8 @@ import CirrusStorage
 /// built-in keys, which is LeanCloud's shape; other dialects rewrite it when encoding. Pointers whose
 /// target is missing stay as they are.
 ///
-/// Included objects are read with the caller's read permission: a pointer to an object the caller may not read
-/// stays a plain pointer.
+/// Included objects are read with the caller's read permission and their class's get permission: a pointer to an
+/// object the caller may not read stays a plain pointer.
 struct Includer {
     let store: any StorageAdapter
     /// Who reads: included objects are read with the caller's ACL principals and redacted for the caller.
@@ -41,8 +41,10 @@ struct Includer {
                 }
             }
             let missing = Set(wanted.map(\.pointer)).subtracting(loaded.keys)
-            if !missing.isEmpty {
-                let sorted = missing.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }
+            let permitted = try await gettable(Set(missing.map(\.className)))
+            let fetched = missing.filter { permitted.contains($0.className) }
+            if !fetched.isEmpty {
+                let sorted = fetched.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }
                 for var object in try await store.fetch(sorted, readers: caller.readers) {
                     visibility.redact(&object, schema: try await schemas.schema(of: object.className), for: caller)
                     loaded[Pointer(className: object.className, objectId: object.objectId)] = Self.includedForm(object)
@@ -57,6 +59,16 @@ struct Includer {
             frontier = next
         }
         return loaded
+    }
+
+    /// The classes whose objects the caller may get: a pointer into another class stays a plain pointer.
+    private func gettable(_ classNames: Set<String>) async throws -> Set<String> {
+        var permitted: Set<String> = []
+        for className in classNames {
+            let schema = try await schemas.schema(of: className)
+            if (try? AccessPolicy().check(.get, on: className, schema: schema, caller: caller)) != nil { permitted.insert(className) }
+        }
+        return permitted
     }
 
     /// `document` with the pointers under each key of `tree` replaced by their loaded objects, expanded in turn.

@@ -53,6 +53,20 @@ struct ClassPermissionTests {
         }
     }
 
+    @Test("an include into a class whose get permission refuses the caller leaves the pointer unexpanded")
+    func includeNeedsGet() async throws {
+        try await TestServer.with { client in
+            let user = try await client.signUp(.leancloud, "includer")
+            _ = try await client.request(.leancloud, .post, "/schemas/Vault", json: ["classLevelPermissions": ["get": ["onlySignInUsers": true]]], auth: .master)
+            let vault = try await client.request(.leancloud, .post, "/classes/Vault", json: ["gold": 7], auth: .master).json["objectId"]?.stringValue ?? ""
+            let map = try await client.create(.leancloud, "Map", ["vault": ["__type": "Pointer", "className": "Vault", "objectId": .string(vault)]])
+            let anonymous = try await client.request(.leancloud, .get, "/classes/Map/\(map)?include=vault")
+            #expect(anonymous.json["vault"] == ["__type": "Pointer", "className": "Vault", "objectId": .string(vault)])
+            let signedIn = try await client.request(.leancloud, .get, "/classes/Map/\(map)?include=vault", auth: .session(user.token))
+            #expect(signedIn.json["vault"]?["gold"] == 7)
+        }
+    }
+
     @Test("a hidden field is never returned to clients, including in includes, and cannot be queried or sorted on")
     func hiddenField() async throws {
         try await TestServer.with { client in
