@@ -389,3 +389,100 @@ def test_a_role_acl_protects_the_role_itself(leancloud, lc_users, pair, class_na
     error = error_of(leancloud, mine.save)
     assert (error.code, error.error) == (403, FORBIDDEN_WRITE)
     assert bob.get_roles() == []
+
+
+@pytest.fixture
+def private_note(leancloud, lc_users, pair, class_name):
+    """Alice's private object (class `class_name`+"Secret"), pointed at from a public one (class `class_name`)."""
+    alice, bob = pair
+    Secret = leancloud.Object.extend(class_name + "Secret")
+    Note = leancloud.Object.extend(class_name)
+    lc_users.act_as(alice)
+    acl = leancloud.ACL()
+    acl.set_read_access(alice.id, True)
+    acl.set_write_access(alice.id, True)
+    secret = Secret(title="alice only", pin=1234, ACL=acl)
+    secret.save()
+    note = Note(title="public", secret=secret)
+    note.save()
+    lc_users.act_as(bob)
+    return Secret, Note, secret, note
+
+
+def test_include_does_not_expand_an_unreadable_object(leancloud, private_note, wire):
+    Secret, Note, secret, note = private_note
+    found = leancloud.Query(Note).include("secret").find()
+    assert [n.get("title") for n in found] == ["public"]
+    raw_pointer = wire[-1].json()["results"][0].get("secret")
+    assert raw_pointer is None or ("title" not in raw_pointer and "pin" not in raw_pointer)
+    fetched = Note.create_without_data(note.id)
+    fetched.fetch(include=["secret"])
+    raw_pointer = wire[-1].json().get("secret")
+    assert raw_pointer is None or ("title" not in raw_pointer and "pin" not in raw_pointer)
+
+
+def test_sub_queries_do_not_see_unreadable_objects(leancloud, private_note):
+    Secret, Note, secret, note = private_note
+    inner = leancloud.Query(Secret).equal_to("pin", 1234)
+    assert leancloud.Query(Note).matches_query("secret", inner).find() == []
+    assert [n.id for n in leancloud.Query(Note).does_not_match_query("secret", inner).find()] == [note.id]
+    assert leancloud.Query(Note).matches_key_in_query("objectId", "objectId", inner).find() == []
+
+
+def test_cloud_query_respects_the_acl(leancloud, lc_users, private_note, class_name):
+    Secret, Note, secret, note = private_note
+    result = leancloud.Query.do_cloud_query("select * from %s" % (class_name + "Secret"))
+    assert list(result.results) == []
+    lc_users.act_as(None)
+    leancloud.use_master_key(True)
+    result = leancloud.Query.do_cloud_query("select * from %s" % (class_name + "Secret"))
+    assert [s.id for s in result.results] == [secret.id]
+
+
+def test_batch_writes_respect_the_acl(leancloud, private_note, lc_users, pair, class_name):
+    alice, bob = pair
+    Secret, Note, secret, note = private_note
+    Shared = leancloud.Object.extend(class_name + "Shared")
+    lc_users.act_as(alice)
+    acl = leancloud.ACL()
+    acl.set_public_read_access(True)
+    acl.set_write_access(alice.id, True)
+    shared = Shared(title="alice's", ACL=acl)
+    shared.save()
+
+    lc_users.act_as(bob)
+    mine = Shared(title="bob's")
+    mine.save()
+    mine.set("title", "bob's, edited")
+    theirs = Shared.create_without_data(shared.id)
+    theirs.set("title", "bob was here")
+    error = error_of(leancloud, leancloud.Object.save_all, [mine, theirs])  # one batch; the SDK raises the first error
+    assert (error.code, error.error) == (403, FORBIDDEN_WRITE)
+    assert leancloud.Query(Shared).get(mine.id).get("title") == "bob's, edited"  # the allowed half went through
+    batch = leancloud.client.post("/batch", {"requests": [
+        {"method": "PUT", "path": "/1.1/classes/%s/%s" % (Shared._class_name, shared.id), "body": {"title": "x"}},
+        {"method": "DELETE", "path": "/1.1/classes/%s/%s" % (Shared._class_name, shared.id)},
+        {"method": "PUT", "path": "/1.1/classes/%s/%s" % (Shared._class_name, mine.id), "body": {"title": "y"}},
+    ]}).json()
+    assert batch[0]["error"]["code"] == 403 and batch[1]["error"]["code"] == 403
+    assert "success" in batch[2]
+    assert leancloud.Query(Shared).get(shared.id).get("title") == "alice's"
+    assert leancloud.Query(Shared).get(mine.id).get("title") == "y"
+
+
+def test_operations_are_writes_too(leancloud, lc_users, pair, class_name):
+    alice, bob = pair
+    Note = leancloud.Object.extend(class_name)
+    lc_users.act_as(alice)
+    acl = leancloud.ACL()
+    acl.set_public_read_access(True)
+    acl.set_write_access(alice.id, True)
+    note = Note(votes=0, tags=[], ACL=acl)
+    note.save()
+    lc_users.act_as(bob)
+    for change in (lambda n: n.increment("votes"), lambda n: n.add("tags", "x"), lambda n: n.unset("votes")):
+        target = Note.create_without_data(note.id)
+        change(target)
+        assert error_of(leancloud, target.save).code == 403
+    seen = leancloud.Query(Note).get(note.id)
+    assert (seen.get("votes"), seen.get("tags")) == (0, [])

@@ -121,6 +121,7 @@ def test_a_user_updates_itself_only_with_its_session(new_bmob, bmob, signed_up, 
     assert bmob.update("_User", created.objectId, {"nick": "mine", "age": 30}) is True
     user = new_bmob().getObject("_User", created.objectId)
     assert (user.nick, user.age, user.username) == ("mine", 30, name)
+    assert "password" not in user and "sessionToken" not in user  # read by a client without the session
 
     anonymous = new_bmob()
     assert anonymous.update("_User", created.objectId, {"nick": "hacked"}) is False
@@ -182,3 +183,14 @@ def test_update_password_needs_the_users_session(new_bmob, signed_up):
     assert anonymous.getError()["code"] is not None
     still = new_bmob()
     assert still.login(name, PASSWORD) is not None, still.getError()
+
+
+def test_sign_up_status_and_bmob_error_shape(raw, bmob, username):
+    headers = dict(bmob.headers)
+    name = username()
+    created = raw.request("POST", "/1/users", headers=headers, json={"username": name, "password": PASSWORD})
+    assert created.status_code == 201
+    assert set(created.json()) == {"createdAt", "objectId", "sessionToken"}
+    empty = raw.request("POST", "/1/users", headers=headers, json={"username": username(), "password": ""})
+    assert empty.status_code >= 400 and set(empty.json()) == {"code", "error"}
+    assert empty.json()["code"] == 108  # Bmob's own code, "username and password required" (LeanCloud's is 218)

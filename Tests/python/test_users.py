@@ -331,3 +331,81 @@ def test_auth_data_is_visible_only_to_its_user_and_the_master_key(leancloud, lc_
     master = raw.request("GET", "/1.1/users/" + alice.id,
                          headers={"X-LC-Id": "pytest-app-id", "X-LC-Key": "pytest-master-key,master"}).json()
     assert master["authData"]["weixin"]["openid"] == "o-" + alice.id
+
+
+def test_login_ignores_the_current_users_session(leancloud, lc_users, wire):
+    alice = lc_users.sign_up()
+    bob = lc_users.sign_up()
+    lc_users.act_as(alice)  # the SDK sends alice's X-LC-Session along with bob's credentials
+    user = leancloud.User()
+    user.login(bob.get_username(), lc_users.password)
+    assert wire[-1].request.headers["X-LC-Session"] == alice.session_token
+    assert user.id == bob.id and user.session_token == bob.session_token
+    assert leancloud.User.get_current() is user
+
+
+def test_batch_updates_of_users_follow_the_same_rule(leancloud, lc_users):
+    alice = lc_users.sign_up(nick="alice")
+    bob = lc_users.sign_up(nick="bob")  # current
+    reply = leancloud.client.post("/batch", {"requests": [
+        {"method": "PUT", "path": "/1.1/classes/_User/" + alice.id, "body": {"nick": "hacked"}},
+        {"method": "PUT", "path": "/1.1/classes/_User/" + bob.id, "body": {"nick": "bob2"}},
+    ]}).json()
+    assert reply[0]["error"]["code"] == 206
+    assert "success" in reply[1]
+    lc_users.act_as(None)
+    nicks = []
+    for user in (alice, bob):
+        fresh = leancloud.User.create_without_data(user.id)
+        fresh.fetch()
+        nicks.append(fresh.get("nick"))
+    assert nicks == ["alice", "bob2"]
+
+
+def test_a_deleted_users_session_is_gone(leancloud, lc_users):
+    user = lc_users.sign_up()
+    token = user.session_token
+    user.destroy()
+    assert error_code(leancloud, leancloud.User.become, token) == 211
+    lc_users.act_as(None)
+    assert error_code(leancloud, leancloud.User().login, user.get_username(), lc_users.password) == 211
+
+
+def test_a_right_password_resets_the_failure_count(leancloud, lc_users):
+    user = lc_users.sign_up()
+    name = user.get_username()
+    lc_users.act_as(None)
+    for attempt in range(2):
+        codes = [error_code(leancloud, leancloud.User().login, name, "wrong-%d" % i) for i in range(5)]
+        assert codes == [210] * 5, attempt
+        ok = leancloud.User()
+        ok.login(name, lc_users.password)
+        assert ok.id == user.id
+        lc_users.act_as(None)
+
+
+def test_usernames_are_case_sensitive_and_stay_unique_on_update(leancloud, lc_users):
+    name = lc_users.name()
+    lower = lc_users.sign_up(username=name)
+    upper = lc_users.sign_up(username=name.upper())
+    assert upper.id != lower.id
+    upper.set("username", name)
+    assert error_code(leancloud, upper.save) == 202
+    upper.set("username", name + "-renamed")
+    upper.save()
+    lc_users.act_as(None)
+    again = leancloud.User()
+    again.login(name + "-renamed", lc_users.password)
+    assert again.id == upper.id
+
+
+def test_a_user_can_set_a_new_password_by_saving_itself(leancloud, lc_users):
+    user = lc_users.sign_up()
+    user.set_password("saved-pass-3")
+    user.save()
+    assert user.get("password") is None
+    lc_users.act_as(None)
+    assert error_code(leancloud, leancloud.User().login, user.get_username(), lc_users.password) == 210
+    again = leancloud.User()
+    again.login(user.get_username(), "saved-pass-3")
+    assert again.id == user.id

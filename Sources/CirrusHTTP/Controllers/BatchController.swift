@@ -7,6 +7,8 @@ import HTTPTypes
 /// `{"success":…}` or `{"error":…}`; with `"transaction": true` the writes commit all together or not at all.
 struct BatchController: Sendable {
     let objects: ObjectsController
+    /// Resolves the session token a Bmob sub-request may carry (`"token"`), which it then runs as.
+    let users: UserService
     /// The router the sub-requests go through; set once all endpoints are registered.
     let router: @Sendable () -> APIRouter
 
@@ -23,7 +25,8 @@ struct BatchController: Sendable {
         guard items.count <= request.dialect.maximumBatchSize else {
             throw APIError(.tooManyRequestsInBatch, "A batch holds at most \(request.dialect.maximumBatchSize) requests, got \(items.count).")
         }
-        let subrequests = items.map { BatchItem.parse($0, in: request) }
+        var subrequests: [Result<APIRequest, APIError>] = []
+        for item in items { subrequests.append(await withOwnSession(BatchItem.parse(item, in: request), token: item["token"]?.stringValue)) }
         if body["transaction"]?.boolValue == true {
             return try await transaction(subrequests, request)
         }
@@ -36,6 +39,21 @@ struct BatchController: Sendable {
             }
         }
         return APIResponse(body: .array(replies))
+    }
+
+    /// A sub-request with its own `"token"` runs as that session's user (Bmob lets each request of a batch carry
+    /// one); an invalid token fails that sub-request only.
+    private func withOwnSession(_ parsed: Result<APIRequest, APIError>, token: String?) async -> Result<APIRequest, APIError> {
+        guard let token, case .success(var item) = parsed else { return parsed }
+        do {
+            item.caller = try await users.caller(sessionToken: token, base: Caller(isMaster: item.caller.isMaster))
+            item.sessionToken = token
+            return .success(item)
+        } catch let error as APIError {
+            return .failure(error)
+        } catch {
+            return .failure(APIError(.internalError, "Internal server error."))
+        }
     }
 
     /// `{"success": body}` for 2xx replies, `{"error": body}` otherwise.

@@ -18,7 +18,7 @@ public enum HTTPServices {
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         CloudQueryController(cloudQuery: CloudQueryService(objects: objects)).register(on: &router)
         SchemaController(schemas: SchemaService(objects: objects)).register(on: &router)
-        BatchController(objects: objectsController, router: { routerBox.router }).register(on: &router)
+        BatchController(objects: objectsController, users: users, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         return CirrusResponder(
             router: router, authenticator: Authenticator(keys: keys), users: users, maximumBodySize: maximumBodySize, logger: logger

@@ -137,3 +137,24 @@ struct ObjectACLTests {
         }
     }
 }
+
+@Suite("Batch sessions")
+struct BatchSessionTests {
+    @Test("a Bmob batch request may carry its own session token and runs as that user; a bad token fails only its item")
+    func perItemToken() async throws {
+        try await TestServer.with { client in
+            let owner = try await client.signUp(.bmob, "batch-owner")
+            let acl: JSON = ["*": ["read": true], .init(stringLiteral: owner.id): ["write": true]]
+            let id = try #require(try await client.request(.bmob, .post, "/classes/Card", json: ["n": 1, "ACL": acl]).json["objectId"]?.stringValue)
+            let reply = try await client.request(.bmob, .post, "/batch", json: ["requests": [
+                ["method": "PUT", "path": .string("/1/classes/Card/\(id)"), "body": ["n": 2]],
+                ["method": "PUT", "path": .string("/1/classes/Card/\(id)"), "body": ["n": 3], "token": .string(owner.token)],
+                ["method": "PUT", "path": .string("/1/classes/Card/\(id)"), "body": ["n": 4], "token": "forged"],
+            ]])
+            #expect(reply.json[0]?["error"]?["code"] == 122)
+            #expect(reply.json[1]?["success"]?["updatedAt"] != nil)
+            #expect(reply.json[2]?["error"]?["code"] == 211)
+            #expect(try await client.request(.bmob, .get, "/classes/Card/\(id)").json["n"] == 3)
+        }
+    }
+}
