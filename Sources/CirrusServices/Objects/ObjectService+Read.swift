@@ -13,6 +13,12 @@ extension ObjectService {
         guard schema != nil else { throw Self.classNotFound(className) }
         var objects = try await readable(className, objectId: objectId, caller: caller)
         try await includer(caller).expand(&objects, paths: include)
+        if className == "_User", caller.isMaster, var user = objects.first {
+            // The master key reads a user's session token (seed 001 L1190).
+            let stable = try await store.sessions(userId: user.objectId).first { $0.kind == .stable && !$0.isExpired(at: Timestamp.now()) }
+            if let stable { user.fields["sessionToken"] = .string(stable.token) }
+            return user
+        }
         return objects.first
     }
 

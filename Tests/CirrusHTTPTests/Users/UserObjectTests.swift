@@ -71,6 +71,16 @@ struct UserObjectTests {
         }
     }
 
+    @Test("the master key reads a user's stable session token when fetching the user; clients never do")
+    func masterReadsToken() async throws {
+        try await TestServer.with { client in
+            let user = try await client.signUp(.leancloud, "token-holder")
+            #expect(try await client.request(.leancloud, .get, "/users/\(user.id)", auth: .master).json["sessionToken"]?.stringValue == user.token)
+            #expect(try await client.request(.leancloud, .get, "/users/\(user.id)", auth: .session(user.token)).json["sessionToken"] == nil)
+            #expect(try await client.request(.leancloud, .get, "/users/\(user.id)").json["sessionToken"] == nil)
+        }
+    }
+
     @Test("LeanCloud answers a missing user with 211 (not an empty object)")
     func missingUser() async throws {
         try await TestServer.with { client in
