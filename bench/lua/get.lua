@@ -3,11 +3,7 @@
 package.path = debug.getinfo(1, "S").source:match("@(.*/)") .. "?.lua;" .. package.path
 local ids = require("ids")
 
-function init(args)
-  wrk.headers["X-LC-Id"] = args[1]
-  wrk.headers["X-LC-Key"] = args[2]
-  ids.load(args[3])
-end
+init = ids.init
 
 function request()
   return wrk.format("GET", "/1.1/classes/Bench/" .. ids.random())

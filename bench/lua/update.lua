@@ -6,10 +6,8 @@ local ids = require("ids")
 local body = '{"views":{"__op":"Increment","amount":1}}'
 
 function init(args)
+  ids.init(args)
   wrk.headers["Content-Type"] = "application/json"
-  wrk.headers["X-LC-Id"] = args[1]
-  wrk.headers["X-LC-Key"] = args[2]
-  ids.load(args[3])
 end
 
 function request()
