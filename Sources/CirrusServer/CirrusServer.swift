@@ -31,12 +31,24 @@ public struct CirrusServer: Sendable {
         try await store.prepare()
         let schemas = SchemaCache(store: store)
         try await schemas.warmUp()
+        let transports: MessageTransports
+        do {
+            transports = try makeTransports(configuration, logger: logger)
+        } catch {
+            try? await store.close()
+            throw error
+        }
         let objects = ObjectService(
             store: store, schemas: schemas,
-            configuration: ServiceConfiguration(maximumObjectSize: configuration.maximumObjectSize, accounts: configuration.accounts),
+            configuration: ServiceConfiguration(
+                maximumObjectSize: configuration.maximumObjectSize, accounts: accountSettings(configuration),
+                authDataValidator: configuration.authDataValidator
+            ),
             logger: logger
         )
-        let responder = HTTPServices.makeResponder(objects: objects, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger)
+        let responder = HTTPServices.makeResponder(
+            objects: objects, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger, transports: transports
+        )
         let application = Application(
             responder: responder,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),

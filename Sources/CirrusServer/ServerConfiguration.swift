@@ -1,4 +1,5 @@
 public import CirrusHTTP
+public import CirrusMessaging
 public import CirrusServices
 public import Logging
 
@@ -17,8 +18,20 @@ public struct ServerConfiguration: Sendable {
     /// The largest request body accepted, in bytes.
     public var maximumBodySize: Int
     public var logLevel: Logger.Level
-    /// Passwords, sessions and lock-out.
+    /// Passwords, sessions, lock-out, verification rules, and the texts and limits of account messages.
     public var accounts: AccountSettings
+    /// The SMTP server account e-mails go through; `nil` (and no ``mailSender``) appends them to the development
+    /// outbox `<data dir>/outbox/mail.jsonl`.
+    public var smtp: SMTPConfiguration?
+    /// The HTTP endpoint SMS messages are posted to; `nil` (and no ``smsSender``) appends them to the development
+    /// outbox `<data dir>/outbox/sms.jsonl`.
+    public var smsWebhook: WebhookSMSConfiguration?
+    /// A mail transport to use instead of ``smtp`` or the outbox (tests inject one).
+    public var mailSender: (any MailSender)?
+    /// An SMS transport to use instead of ``smsWebhook`` or the outbox (tests inject one).
+    public var smsSender: (any SMSSender)?
+    /// Checks third-party log-in data with its provider before it is accepted; `nil` (the default) accepts it as sent.
+    public var authDataValidator: (any AuthDataValidator)?
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

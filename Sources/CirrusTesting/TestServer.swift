@@ -1,6 +1,6 @@
 public import CirrusHTTP
 public import CirrusModel
-import CirrusServer
+public import CirrusServer
 public import CirrusServices
 public import CirrusStorage
 import Foundation
@@ -26,19 +26,27 @@ public enum TestServer {
     ///   - maximumObjectSize: the largest object document accepted, in bytes.
     ///   - maximumBodySize: the largest request body accepted, in bytes.
     ///   - accounts: password, session and lock-out settings; by default a cheap password hash (tests hash many).
+    ///   - configure: changes to the server configuration, made after the in-memory outboxes were set as its mail
+    ///     and SMS transports (set ``ServerConfiguration/mailSender`` to `nil` and ``ServerConfiguration/smtp`` to
+    ///     test a real SMTP client).
     public static func with<T: Sendable>(
         maximumObjectSize: Int = 131_072, maximumBodySize: Int = 20 * 1024 * 1024, accounts: AccountSettings = fastAccounts,
-        _ body: @Sendable (TestClient) async throws -> T
+        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (TestClient) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             dataDirectory: directory.path, keys: keys, maximumObjectSize: maximumObjectSize, maximumBodySize: maximumBodySize,
             logLevel: .warning, accounts: accounts
         )
+        let mailOutbox = OutboxMailSender()
+        let smsOutbox = OutboxSMSSender()
+        configuration.mailSender = mailOutbox
+        configuration.smsSender = smsOutbox
+        configure(&configuration)
         let server = try await CirrusServer.build(configuration)
         return try await server.application.test(.router) { client in
-            try await body(TestClient(client: client, store: server.store))
+            try await body(TestClient(client: client, store: server.store, mailOutbox: mailOutbox, smsOutbox: smsOutbox))
         }
     }
 }
@@ -48,6 +56,10 @@ public struct TestClient: Sendable {
     let client: any TestClientProtocol
     /// The server's store, for checks that no endpoint exposes yet (relation members).
     public let store: any StorageAdapter
+    /// The e-mails the server sent (unless a test configured another mail transport).
+    public let mailOutbox: OutboxMailSender
+    /// The SMS messages the server sent (unless a test configured another SMS transport).
+    public let smsOutbox: OutboxSMSSender
 
     /// How a request authenticates.
     public enum Auth: Sendable {
@@ -85,6 +97,26 @@ public struct TestClient: Sendable {
             uri: path, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) }
         )
         return TestReply(status: Int(response.status.code), headers: response.headers, bodyText: String(buffer: response.body))
+    }
+
+    /// Sends a request without any dialect's headers: the account pages (`/auth/…`) that browsers open. A `form`
+    /// is sent form-encoded.
+    public func browse(_ method: HTTPRequest.Method, _ path: String, form: [String: String]? = nil) async throws -> TestReply {
+        var fields = HTTPFields()
+        var body: ByteBuffer?
+        if let form {
+            fields[.contentType] = "application/x-www-form-urlencoded"
+            body = ByteBuffer(string: form.map { "\(Self.formEncode($0.key))=\(Self.formEncode($0.value))" }.joined(separator: "&"))
+        }
+        let response = try await client.executeRequest(uri: path, method: method, headers: fields, body: body)
+        return TestReply(status: Int(response.status.code), headers: response.headers, bodyText: String(buffer: response.body))
+    }
+
+    /// `application/x-www-form-urlencoded` encoding of one name or value.
+    static func formEncode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._*")
+        return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text).replacingOccurrences(of: "%20", with: "+")
     }
 
     static func authHeaders(_ dialect: Dialect, _ auth: Auth) -> [String: String] {

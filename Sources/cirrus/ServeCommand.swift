@@ -35,6 +35,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (CIRRUS_LOG_LEVEL, default info).")
     var logLevel: String?
 
+    @OptionGroup(title: "Accounts") var accounts: AccountOptions
+
+    @OptionGroup(title: "Message transports") var messaging: MessagingOptions
+
     func run() async throws {
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
         LoggingSystem.bootstrap { label in
@@ -68,6 +72,10 @@ struct ServeCommand: AsyncParsableCommand {
             guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("Unknown log level '\(level)'.") }
             configuration.logLevel = parsed
         }
+        let values = EnvironmentValues(environment: environment)
+        configuration.accounts = try accounts.settings(values, defaults: configuration.accounts)
+        configuration.smtp = try messaging.smtp(values)
+        configuration.smsWebhook = try messaging.smsWebhook(values)
         let keys = [value(appId, "CIRRUS_APP_ID"), value(appKey, "CIRRUS_APP_KEY"), value(masterKey, "CIRRUS_MASTER_KEY")]
         switch keys.compactMap({ $0 }).count {
         case 0: break

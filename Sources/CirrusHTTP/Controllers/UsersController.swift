@@ -3,11 +3,12 @@ import CirrusServices
 import CirrusStorage
 import HTTPTypes
 
-/// Users: sign-up, log-in, the current user, password and token changes; `/users/<id>` is `_User` through the
-/// object endpoints.
+/// Users: sign-up, log-in (by password or SMS code), the current user, password and token changes; `/users/<id>`
+/// is `_User` through the object endpoints. Sign-ups and updates that set an e-mail trigger its verification mail.
 struct UsersController: Sendable {
     let users: UserService
     let objects: ObjectsController
+    let verification: VerificationService
 
     func register(on router: inout APIRouter) {
         router.on(.post, "users", session: false) { try await signUp($0) }
@@ -17,7 +18,8 @@ struct UsersController: Sendable {
         router.on(.get, "users/me", session: false) { try await me($0) }
         router.on(.get, "users") { try await objects.find(Self.asUsers($0)) }
         router.on(.get, "users/:objectId") { try await objects.get(Self.asUsers($0)) }
-        router.on(.put, "users/:objectId") { try await objects.update(Self.asUsers($0)) }
+        router.on(.put, "users/:objectId") { try await updateUser(Self.asUsers($0)) }
+        router.on(.put, "classes/_User/:objectId") { try await updateUser($0) }
         router.on(.delete, "users/:objectId") { try await objects.delete(Self.asUsers($0)) }
         router.on(.put, "users/:objectId/refreshSessionToken", dialects: [.leancloud]) { try await refreshSessionToken($0) }
         router.on(.put, "users/:objectId/updatePassword", dialects: [.leancloud]) { try await updatePassword($0) }
@@ -41,9 +43,11 @@ struct UsersController: Sendable {
     func signUp(_ request: APIRequest) async throws -> APIResponse {
         let fields = try request.objectBody()
         if fields["authData"] != nil { return try await logInWithAuthData(request, fields) }
+        if request.dialect == .bmob, fields["smsCode"] != nil { return try await signUpOrLogInByCode(request) }
         let signedUp = try await users.signUp(
             body: fields, options: objects.options(request), session: Self.sessionRequest(request), caller: request.caller
         )
+        if fields["email"] != nil { await verification.emailChanged(userId: signedUp.user.objectId) }
         let user = signedUp.user
         let body: JSON
         switch request.dialect {
@@ -77,6 +81,10 @@ struct UsersController: Sendable {
     func logIn(_ request: APIRequest) async throws -> APIResponse {
         let fields = try Self.logInFields(request)
         let password = fields["password"] ?? ""
+        if password.isEmpty, let code = fields["smsCode"], let phone = fields["mobilePhoneNumber"] {
+            let loggedIn = try await verification.logIn(phoneNumber: phone, code: code, session: Self.sessionRequest(request))
+            return APIResponse(body: try await userReply(request, loggedIn))
+        }
         let name: LogInName
         if let username = fields["username"], !username.isEmpty {
             name = request.dialect == .bmob ? .account(username) : .username(username)

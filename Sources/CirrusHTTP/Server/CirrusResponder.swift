@@ -13,6 +13,8 @@ public struct CirrusResponder: HTTPResponder {
     let users: UserService
     let maximumBodySize: Int
     let logger: Logger
+    /// The pages e-mailed links open (`/auth/…`), outside the API prefixes.
+    var pages: AccountPagesController? = nil
 
     /// Keys of a method-override body that are request metadata, not object fields.
     static let overrideKeys: Set<String> = [
@@ -22,6 +24,7 @@ public struct CirrusResponder: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         logger.debug("request started", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
+        if let page = await pages?.respond(to: request, maximumBodySize: maximumBodySize) { return page }
         guard let path = DialectPath.resolve(request.uri.path, headers: request.headers) else {
             return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
         }

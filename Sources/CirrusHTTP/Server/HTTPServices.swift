@@ -5,14 +5,21 @@ import Logging
 /// Builds the endpoint table from the services.
 public enum HTTPServices {
     /// The responder for an app: every endpoint, authentication and the error map.
-    public static func makeResponder(objects: ObjectService, keys: AppKeys, maximumBodySize: Int, logger: Logger) -> CirrusResponder {
+    /// - Parameter transports: where account e-mails and SMS codes go; by default in-memory outboxes.
+    public static func makeResponder(
+        objects: ObjectService, keys: AppKeys, maximumBodySize: Int, logger: Logger, transports: MessageTransports = .inMemory()
+    ) -> CirrusResponder {
         let objectsController = ObjectsController(objects: objects)
         let users = UserService(objects: objects)
+        let verification = VerificationService(users: users, transports: transports)
         let routerBox = RouterBox()
         var router = APIRouter()
         SystemController().register(on: &router)
         // Before the object endpoints: `POST /classes/_User` is a sign-up.
-        UsersController(users: users, objects: objectsController).register(on: &router)
+        let usersController = UsersController(users: users, objects: objectsController, verification: verification)
+        usersController.register(on: &router)
+        VerificationController(verification: verification, users: usersController).register(on: &router)
+        AccountMailController(verification: verification).register(on: &router)
         SessionsController(users: users, objects: objectsController).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
@@ -21,7 +28,8 @@ public enum HTTPServices {
         BatchController(objects: objectsController, users: users, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         return CirrusResponder(
-            router: router, authenticator: Authenticator(keys: keys), users: users, maximumBodySize: maximumBodySize, logger: logger
+            router: router, authenticator: Authenticator(keys: keys), users: users, maximumBodySize: maximumBodySize, logger: logger,
+            pages: AccountPagesController(verification: verification, logger: logger)
         )
     }
 }

@@ -95,15 +95,27 @@ extension UserService {
         }
     }
 
-    /// Runs account writes with the user's `updatedAt` bumped, in one transaction; returns the user.
-    private func touch(_ userId: String, writes: [AccountWrite]) async throws -> StoredObject {
+    /// Runs account writes and server-side `changes` (no user rules apply) with the user's `updatedAt` bumped, in one
+    /// transaction; returns the user.
+    func touch(_ userId: String, changes: ObjectUpdate = ObjectUpdate(), writes: [AccountWrite]) async throws -> StoredObject {
         let schema = try await objects.schemas.schema(of: "_User")
-        var update = WriteCommand.Update(
-            className: "_User", objectId: userId, updatedAt: settings.clock(), changes: ObjectUpdate(), condition: nil, schema: schema,
-            newFields: [:], maximumSize: objects.configuration.maximumObjectSize
-        )
+        var update = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
+            .update(userId, changes, condition: nil, now: settings.clock())
         update.accountWrites = writes
         return try await objects.performOne(.update(update), className: "_User").object
+    }
+
+    /// Sets a password chosen through a reset (an SMS code or an e-mailed link): clears the lock-out and revokes the
+    /// user's stable token, or every session with ``AccountSettings/revokeSessionsOnPasswordChange``, so the old
+    /// token stops working and the next log-in gets a new one.
+    /// - Throws: ``APIError`` ``APIError/Reason/passwordMissing`` for an empty password.
+    func setPassword(of userId: String, to password: String) async throws {
+        guard !password.isEmpty else { throw APIError(.passwordMissing, "The new password must be a non-empty string.") }
+        _ = try await touch(userId, writes: [
+            .setPassword(userId: userId, password: try hasher.hash(password)),
+            .setLockout(userId: userId, failures: [], lockedUntil: nil),
+            .revokeSessions(userId: userId, kind: settings.revokeSessionsOnPasswordChange ? nil : .stable, keeping: nil),
+        ])
     }
 
     func performAccount(_ writes: [AccountWrite]) async throws {

@@ -65,27 +65,35 @@ public struct UserService: Sendable {
     }
 
     /// Stores a new user from a validated body with its password and first session, in one transaction: the
-    /// verified flags start false, the ACL defaults to public read and owner write.
+    /// verified flags start false (those in `verified` true: the server checked them), the ACL defaults to public
+    /// read and owner write.
     func insertUser(
-        _ body: ObjectUpdate, options: WriteOptions, session: SessionRequest, action: String, caller: Caller
+        _ body: ObjectUpdate, options: WriteOptions, session: SessionRequest, action: String, caller: Caller, verified: [String] = []
     ) async throws -> LoggedInUser {
         var update = body
         let userId = ObjectID.make(options.idStyle)
         let accountWrites = try objects.userRules.apply(to: &update, userId: userId, caller: caller)
+        for flag in verified { update.set(flag, .set(.bool(true))) }
         for flag in ["emailVerified", "mobilePhoneVerified"] where update.operations(on: flag).isEmpty {
             update.set(flag, .set(.bool(false)))
         }
         if update.acl == nil { update.acl = .some(Self.defaultACL(userId)) }
         let now = settings.clock()
         let schema = try await objects.schemas.schema(of: "_User")
+        try objects.policy.checkSignUp(schema: schema, caller: caller)
         var command = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
             .insert(update, options: options, now: now)
+        let customFields = command.newFields.filter { !Self.systemFields.contains($0.key) }
+        try objects.policy.checkWrite(body, newFields: customFields, schema: schema, caller: caller)
         command.object.objectId = userId
         let newSession = makeSession(userId, session, action: action, now: now)
         command.accountWrites = accountWrites + [.createSession(newSession)]
         let user = try await objects.performOne(.insert(command), className: "_User").object
         return LoggedInUser(user: user, sessionToken: newSession.token, isNew: true)
     }
+
+    /// The fields every user may have, whatever the class permission for adding fields says.
+    static let systemFields: Set<String> = ["username", "email", "mobilePhoneNumber", "emailVerified", "mobilePhoneVerified", "authData"]
 
     /// A new user's ACL: everyone reads it, the user writes it.
     static func defaultACL(_ userId: String) -> ACL {
@@ -101,8 +109,27 @@ public struct UserService: Sendable {
         let mismatch = APIError(.loginMismatch, "The username and password mismatch.")
         try await LoginGuard(store: store, policy: settings.lockout, hasher: hasher, now: settings.clock())
             .verify(password, of: user.objectId, mismatch: mismatch)
+        try checkVerified(user, loggedInAs: name)
         let token = try await issueSession(user.objectId, session, action: "login")
         return LoggedInUser(user: user, sessionToken: token, isNew: false)
+    }
+
+    /// Refuses a password log-in that the app's settings require a verified e-mail (216) or, for a log-in by phone
+    /// number, a verified number (215) for. Checked after the password, so it tells nothing to a guesser.
+    func checkVerified(_ user: StoredObject, loggedInAs name: LogInName) throws(APIError) {
+        if settings.preventLoginWithUnverifiedEmail, case .string? = user.fields["email"], user.fields["emailVerified"] != .bool(true) {
+            throw APIError(.emailNotVerified, "Email address isn't verified.")
+        }
+        let number = user.fields["mobilePhoneNumber"]?.stringValue
+        let byPhone: Bool
+        switch name {
+        case .mobilePhoneNumber: byPhone = true
+        case .account(let value): byPhone = value == number
+        case .username, .email: byPhone = false
+        }
+        if settings.preventLoginWithUnverifiedPhone, byPhone, user.fields["mobilePhoneVerified"] != .bool(true) {
+            throw APIError(.mobilePhoneNumberNotVerified, "Mobile phone number isn't verified.")
+        }
     }
 
     /// The user named by a log-in, read with the master key.

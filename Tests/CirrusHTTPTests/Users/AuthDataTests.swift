@@ -1,4 +1,5 @@
 import CirrusModel
+import CirrusServer
 import CirrusTesting
 import Testing
 
@@ -98,6 +99,29 @@ struct AuthDataTests {
             #expect(converted.status == 200)
             #expect(try await client.request(.leancloud, .get, "/users/me", auth: .session(token)).json["authData"] == [:])
             #expect(try await client.logIn(.leancloud, "real", "pw-9").json["objectId"]?.stringValue == id)
+        }
+    }
+
+    /// A provider check that accepts only the access token `good`.
+    struct TokenValidator: AuthDataValidator {
+        func validate(platform: String, data: JSON) async throws {
+            guard data["access_token"] == "good" else { throw APIError(.invalidAuthData, "invalid authData: \(platform) refused the token.") }
+        }
+    }
+
+    @Test("an installed validator refuses log-ins and links whose provider check fails, before anything is written")
+    func validator() async throws {
+        try await TestServer.with(configure: { $0.authDataValidator = TokenValidator() }) { client in
+            let refused = try await client.request(.leancloud, .post, "/users", json: ["authData": ["github": ["uid": "v1", "access_token": "bad"]]])
+            #expect(refused.code == 250)
+            #expect(try await client.request(.leancloud, .get, "/classes/_User?count=1&limit=0", auth: .master).json["count"] == 0)
+            let accepted = try await client.request(.leancloud, .post, "/users", json: ["authData": ["github": ["uid": "v1", "access_token": "good"]]])
+            #expect(accepted.status == 201)
+            let token = try #require(accepted.json["sessionToken"]?.stringValue)
+            let id = try #require(accepted.json["objectId"]?.stringValue)
+            let link = try await client.request(.leancloud, .put, "/users/\(id)", json: ["authData": ["weibo": ["uid": "w", "access_token": "bad"]]], auth: .session(token))
+            #expect(link.code == 250)
+            #expect(try await client.request(.leancloud, .get, "/users/me", auth: .session(token)).json["authData"]?["weibo"] == nil)
         }
     }
 
