@@ -118,14 +118,14 @@ public struct VerificationService: Sendable {
         try await locks.withLock(check.number) {
             let now = settings.clock()
             var found: Match?
-            let attempt = { () async throws -> Bool in
+            let attempt = { (_: StoredAccount?) async throws -> Bool in
                 found = try await match(check, now: now)
                 if found == nil { try await countWrongTry(check, now: now) }
                 return found != nil
             }
             if let account = check.account {
-                try await CodeAttemptGuard(store: store, policy: settings.lockout, now: now).verify(account, mismatch: Self.invalidCode, attempt)
-            } else if try await !attempt() {
+                try await AttemptGuard(store: store, policy: settings.lockout, now: now).verify(account, mismatch: Self.invalidCode, attempt)
+            } else if try await !attempt(nil) {
                 throw Self.invalidCode
             }
             let result = try await effect()
