@@ -15,6 +15,8 @@ public struct ObjectService: Sendable {
     public let policy = AccessPolicy()
     /// Hides fields a caller may not see from every object returned.
     public let visibility = FieldVisibility()
+    /// The users and roles of recently seen session tokens.
+    public let sessionCache = SessionCache()
 
     public init(store: any StorageAdapter, schemas: SchemaCache, configuration: ServiceConfiguration, logger: Logger) {
         self.store = store
@@ -66,11 +68,32 @@ public struct ObjectService: Sendable {
     }
 
     /// Updates the schema cache with the field types a committed command introduced.
+    /// Updates the schema cache with the field types a committed command introduced, and forgets the cached
+    /// sessions when the command may have changed who a session stands for.
     public func record(_ command: WriteCommand) {
         switch command {
         case .insert(let insert): schemas.record(insert.newFields, in: insert.object.className)
         case .update(let update): if !update.newFields.isEmpty { schemas.record(update.newFields, in: update.className) }
         case .delete, .account: break
+        }
+        if Self.changesSessions(command) { sessionCache.removeAll() }
+    }
+
+    /// Whether a command revokes sessions, or changes roles or deletes users.
+    static func changesSessions(_ command: WriteCommand) -> Bool {
+        func revokes(_ writes: [AccountWrite]) -> Bool {
+            writes.contains {
+                switch $0 {
+                case .revokeSession, .revokeSessions: true
+                default: false
+                }
+            }
+        }
+        switch command {
+        case .insert(let insert): return insert.object.className == "_Role" || revokes(insert.accountWrites)
+        case .update(let update): return update.className == "_Role" || revokes(update.accountWrites)
+        case .delete(let delete): return delete.className == "_Role" || delete.className == "_User"
+        case .account(let write): return revokes([write])
         }
     }
 

@@ -119,8 +119,10 @@ extension UserService {
     }
 
     func performAccount(_ writes: [AccountWrite]) async throws {
-        for result in try await store.perform(writes.map(WriteCommand.account), atomically: true) {
+        let commands = writes.map(WriteCommand.account)
+        for result in try await store.perform(commands, atomically: true) {
             if case .failure(let error) = result, error != .rolledBack { throw error.apiError(className: "_Session") }
         }
+        for command in commands { objects.record(command) }
     }
 }

@@ -161,8 +161,11 @@ public struct UserService: Sendable {
     /// The caller a request with this session token acts as: the session's user, with the roles it holds.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidSessionToken``.
     public func caller(sessionToken: String, base: Caller) async throws -> Caller {
+        let now = settings.clock()
+        if let known = objects.sessionCache.caller(sessionToken, base: base, at: now) { return known }
         let session = try await validSession(sessionToken)
         let roles = try await store.roleNames(userId: session.userId)
+        objects.sessionCache.remember(sessionToken, userId: session.userId, roleNames: roles, sessionExpiry: session.expiresAt, now: now)
         return Caller(isMaster: base.isMaster, userId: session.userId, roleNames: roles, sessionToken: sessionToken)
     }
 
