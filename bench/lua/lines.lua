@@ -32,4 +32,12 @@ local function random()
   return records[math.random(#records)]
 end
 
-return { load = load, init = init, random = random }
+-- wrk.headers plus `extra`: wrk.format uses the table it is given instead of wrk.headers, not both.
+local function headers(extra)
+  local merged = {}
+  for name, value in pairs(wrk.headers) do merged[name] = value end
+  for name, value in pairs(extra) do merged[name] = value end
+  return merged
+end
+
+return { load = load, init = init, random = random, headers = headers }

@@ -6,5 +6,5 @@ init = lines.init
 
 function request()
   local row = lines.random()
-  return wrk.format("GET", "/1.1/classes/Private?limit=20&where=%7B%22owner%22%3A%22" .. row[2] .. "%22%7D", { ["X-LC-Session"] = row[1] })
+  return wrk.format("GET", "/1.1/classes/Private?limit=20&where=%7B%22owner%22%3A%22" .. row[2] .. "%22%7D", lines.headers({ ["X-LC-Session"] = row[1] }))
 end

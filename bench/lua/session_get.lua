@@ -7,5 +7,5 @@ init = lines.init
 
 function request()
   local row = lines.random()
-  return wrk.format("GET", "/1.1/classes/Private/" .. row[1], { ["X-LC-Session"] = row[2] })
+  return wrk.format("GET", "/1.1/classes/Private/" .. row[1], lines.headers({ ["X-LC-Session"] = row[2] }))
 end
