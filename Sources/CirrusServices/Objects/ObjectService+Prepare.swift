@@ -32,15 +32,7 @@ extension ObjectService {
         let recorded = try await schemas.schema(of: className)
         try policy.check(.update, on: className, objectId: objectId, schema: recorded, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
-        var accountWrites: [AccountWrite] = []
-        if className == "_User" {
-            let convertsAnonymous = !update.operations(on: "username").isEmpty && !update.operations(on: "password").isEmpty
-            try await AuthDataLinks(objects: self).apply(to: &update, userId: objectId, convertsAnonymous: convertsAnonymous)
-            accountWrites = try userRules.apply(to: &update, userId: objectId, caller: caller)
-            if !accountWrites.isEmpty, configuration.accounts.revokeSessionsOnPasswordChange {
-                accountWrites.append(.revokeSessions(userId: objectId, kind: nil, keeping: caller.isUser(objectId) ? caller.sessionToken : nil))
-            }
-        }
+        let accountWrites = className == "_User" ? try await prepareUserUpdate(&update, userId: objectId, caller: caller) : []
         if className == "_Role" {
             let stored = try await store.fetch(className: className, ids: [objectId]).first
             try RoleRules().checkUpdate(update, storedName: stored?.fields["name"]?.stringValue)
@@ -66,6 +58,18 @@ extension ObjectService {
             try policy.check(.delete, on: className, objectId: id, schema: schema, caller: caller)
         }
         return WriteCommand.Delete(className: className, objectIds: objectIds, condition: condition, schema: schema, writers: caller.writers)
+    }
+
+    /// The rules of a user update: third-party links merged and checked, the password moved to the account tables
+    /// (revoking the user's other sessions when the app says so), server-kept fields dropped.
+    private func prepareUserUpdate(_ update: inout ObjectUpdate, userId: String, caller: Caller) async throws -> [AccountWrite] {
+        let convertsAnonymous = !update.operations(on: "username").isEmpty && !update.operations(on: "password").isEmpty
+        try await AuthDataLinks(objects: self).apply(to: &update, userId: userId, convertsAnonymous: convertsAnonymous)
+        var writes = try userRules.apply(to: &update, userId: userId, caller: caller)
+        if !writes.isEmpty, configuration.accounts.revokeSessionsOnPasswordChange {
+            writes.append(.revokeSessions(userId: userId, kind: nil, keeping: caller.isUser(userId) ? caller.sessionToken : nil))
+        }
+        return writes
     }
 
     var userRules: UserRules {
