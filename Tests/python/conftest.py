@@ -26,7 +26,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 class CirrusServer:
     """A running `cirrus serve` child process."""
 
-    def __init__(self, binary, data_dir, log_path):
+    def __init__(self, binary, data_dir, log_path, extra_args=()):
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
         self.log_path = log_path
@@ -35,6 +35,7 @@ class CirrusServer:
             [
                 binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data_dir),
                 "--app-id", APP_ID, "--app-key", APP_KEY, "--master-key", MASTER_KEY,
+                *extra_args,
             ],
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -211,3 +212,129 @@ def lc_users(leancloud, class_name):
     yield Users
     leancloud.User.set_current(None)
     leancloud.use_master_key(False)
+
+
+# --- Account flows (SMS codes and e-mail links): a second server, outbox readers and unique phone numbers. ---
+
+import json  # noqa: E402
+
+SANDBOX_NUMBER = "+8618699990000"
+SANDBOX_CODE = "135790"
+ACCOUNTS_DAILY_LIMIT = 5
+ACCOUNTS_SERVER_ARGS = (
+    "--sms-interval", "0",  # tests ask for several codes for one number
+    "--sms-daily-limit", str(ACCOUNTS_DAILY_LIMIT),
+    "--verify-email-on-sign-up",
+    "--sms-sandbox", "%s=%s" % (SANDBOX_NUMBER, SANDBOX_CODE),
+    "--app-name", "CirrusPy",
+)
+
+
+class Outbox:
+    """The development outboxes of a server: `<data dir>/outbox/sms.jsonl` and `mail.jsonl`, one JSON object a
+    line."""
+
+    def __init__(self, data_dir):
+        self.dir = Path(data_dir) / "outbox"
+
+    @classmethod
+    def of(cls, server):
+        args = list(server.process.args)
+        return cls(args[args.index("--data-dir") + 1])
+
+    def _lines(self, name):
+        path = self.dir / name
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    def sms(self, number):
+        """Every SMS sent to `number`, oldest first."""
+        return [message for message in self._lines("sms.jsonl") if message.get("phoneNumber") == number]
+
+    def last_sms(self, number):
+        messages = self.sms(number)
+        assert messages, "no SMS to %s in %s" % (number, self.dir / "sms.jsonl")
+        return messages[-1]
+
+    def code(self, number, purpose=None):
+        """The code of the last SMS to `number` (checking its purpose when given)."""
+        message = self.last_sms(number)
+        if purpose is not None:
+            assert message["purpose"] == purpose, message
+        assert re.fullmatch(r"\d{6}", message["code"]), message
+        return message["code"]
+
+    def mails(self, address):
+        """Every e-mail to `address`, oldest first (`to` may be one address or a list)."""
+        def recipients(mail):
+            to = mail.get("to")
+            return to if isinstance(to, list) else [to]
+        return [mail for mail in self._lines("mail.jsonl") if address in recipients(mail)]
+
+    @staticmethod
+    def link(mail, path):
+        """The link in a mail's text whose path is `path` (e.g. `/auth/reset-password`)."""
+        found = re.findall(r"https?://[^\s\"'<>]+", mail["text"])
+        matching = [url for url in found if url.split("?")[0].endswith(path)]
+        assert len(matching) == 1, (path, mail["text"])
+        return matching[0]
+
+
+_phone_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def new_phone():
+    """Makes phone numbers no other test uses: `new_phone()` gives +8618600xxxxxx, `new_phone("18600")` an
+    11-digit number without a country code (as Bmob apps send them)."""
+    return lambda prefix="+8618600": "%s%06d" % (prefix, next(_phone_numbers))
+
+
+@pytest.fixture(scope="session")
+def accounts_server(tmp_path_factory):
+    """A second server for the account flows: no interval between messages, a daily limit of
+    ACCOUNTS_DAILY_LIMIT, verification mails on sign-up and the sandbox number SANDBOX_NUMBER."""
+    root = tmp_path_factory.mktemp("cirrus-accounts")
+    server = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log", extra_args=ACCOUNTS_SERVER_ARGS)
+    try:
+        server.wait_until_ready()
+    except Exception:
+        server.stop()
+        raise
+    server.outbox = Outbox(root / "data")
+    yield server
+    code = server.stop()
+    assert code == 0, "cirrus exited with %s:\n%s" % (code, server.output())
+
+
+@pytest.fixture
+def cirrus_outbox(cirrus):
+    """The outboxes of the session-wide server (default limits: one message a minute per number or address)."""
+    return Outbox.of(cirrus)
+
+
+@pytest.fixture
+def lc_accounts(leancloud, accounts_server, monkeypatch):
+    """The LeanCloud SDK pointed at `accounts_server` for one test: the SDK reads LEANCLOUD_API_SERVER on every
+    request, so it is changed for the test only and monkeypatch puts the session server back. There is no current
+    user before or after. `.wire` records every response the SDK receives."""
+
+    class Accounts:
+        sdk = leancloud
+        server = accounts_server
+        outbox = accounts_server.outbox
+        wire = []
+
+    def record(response, *args, **kwargs):
+        Accounts.wire.append(response)
+
+    monkeypatch.setenv("LEANCLOUD_API_SERVER", accounts_server.url)
+    leancloud.User.set_current(None)
+    hooks = leancloud.client.session.hooks["response"]
+    hooks.append(record)
+    yield Accounts
+    hooks.remove(record)
+    leancloud.User.set_current(None)
+    strays = [r.request.url for r in Accounts.wire if not r.request.url.startswith(accounts_server.url + "/")]
+    assert not strays, "requests went elsewhere than the accounts server: %s" % strays
