@@ -102,7 +102,11 @@ extension UserService {
         var update = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
             .update(userId, changes, condition: nil, now: settings.clock())
         update.accountWrites = writes
-        return try await objects.performOne(.update(update), className: "_User").object
+        do {
+            return try await objects.performOne(.update(update), className: "_User").object
+        } catch let error as APIError where error.reason == .objectNotFound || error.reason == .classNotFound {
+            throw APIError(.userNotFound, "Could not find user.")
+        }
     }
 
     /// Sets a password chosen through a reset (an SMS code or an e-mailed link): clears the lock-out and revokes the

@@ -136,6 +136,23 @@ struct SessionTests {
         }
     }
 
+    @Test("session endpoints refuse bad input: an unknown user or session, no session, a malformed body")
+    func badInput() async throws {
+        try await TestServer.with { client in
+            let user = try await client.signUp(.parse, "bad-input")
+            let lean = try await client.signUp(.leancloud, "bad-input-lc")
+            #expect(try await client.request(.leancloud, .put, "/users/ffffffffffffffffffffffff/refreshSessionToken", auth: .master).code == 211)
+            #expect(try await client.request(.leancloud, .put, "/users/\(lean.id)/updatePassword", body: "{", auth: .session(lean.token)).code == 107)
+            #expect(try await client.request(.leancloud, .put, "/users/\(lean.id)/updatePassword", json: ["old_password": 1, "new_password": "x"], auth: .session(lean.token)).status == 400)
+            #expect(try await client.request(.parse, .get, "/sessions/nope", auth: .session(user.token)).code == 101)
+            #expect(try await client.request(.parse, .delete, "/sessions/nope", auth: .session(user.token)).code == 101)
+            #expect(try await client.request(.parse, .post, "/logout").code == 209)
+            #expect(try await client.request(.parse, .get, "/sessions/me").code == 209)
+            #expect(try await client.request(.bmob, .get, "/checkSession/\(user.id)").code == 211)
+            #expect(try await client.request(.leancloud, .post, "/users/\(lean.id)/refreshSessionToken", auth: .session(lean.token)).status == 405)
+        }
+    }
+
     @Test("sessions expire after the configured lifetime")
     func expiry() async throws {
         let clock = TestClock()
