@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Pure values: JSON, typed values and their wire codec, operations, query AST, ACL, errors. No I/O.
@@ -53,6 +54,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // File contents on the local disk, behind the FileStorage port.
+        .target(name: "CirrusFileStorage", dependencies: ["CirrusStorage"], swiftSettings: swiftSettings),
+        // File contents in an S3-compatible object store (SigV4 over async-http-client).
+        .target(
+            name: "CirrusS3",
+            dependencies: [
+                "CirrusStorage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Outbound messaging adapters: the SMTP client (STARTTLS, AUTH) and the SMS webhook provider.
         .target(
             name: "CirrusMessaging",
@@ -79,7 +95,7 @@ let package = Package(
         .target(
             name: "CirrusServer",
             dependencies: [
-                "CirrusHTTP", "CirrusSQLite", "CirrusMessaging",
+                "CirrusHTTP", "CirrusSQLite", "CirrusMessaging", "CirrusFileStorage", "CirrusS3",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -99,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "cirrus",
             dependencies: [
-                "CirrusServer",
+                "CirrusServer", "CirrusS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -109,6 +125,17 @@ let package = Package(
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusFileStorageTests", dependencies: ["CirrusFileStorage", "CirrusTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CirrusS3Tests",
+            dependencies: [
+                "CirrusS3", "CirrusTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CirrusMessagingTests", dependencies: ["CirrusMessaging", "CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusHTTPTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),

@@ -1,4 +1,6 @@
 public import CirrusHTTP
+import CirrusFileStorage
+import CirrusS3
 import CirrusServices
 public import CirrusStorage
 import Foundation
@@ -38,16 +40,26 @@ public struct CirrusServer: Sendable {
             try? await store.close()
             throw error
         }
-        let objects = ObjectService(
-            store: store, schemas: schemas,
-            configuration: ServiceConfiguration(
-                maximumObjectSize: configuration.maximumObjectSize, accounts: accountSettings(configuration),
-                authDataValidator: configuration.authDataValidator
-            ),
-            logger: logger
+        let accounts = accountSettings(configuration)
+        let fileSettings = FileSettings(
+            publicURL: accounts.messaging.publicURL ?? "http://127.0.0.1:\(configuration.port)", maximumSize: configuration.maximumFileSize,
+            signingKey: FileService.signingKey(masterKey: keys.masterKey)
         )
+        var services = ServiceConfiguration(
+            maximumObjectSize: configuration.maximumObjectSize, accounts: accounts, authDataValidator: configuration.authDataValidator
+        )
+        services.fileURLBase = fileSettings.publicURL + "/files"
+        let objects = ObjectService(store: store, schemas: schemas, configuration: services, logger: logger)
+        let storage: any FileStorage
+        do {
+            storage = try fileStorage(configuration)
+        } catch {
+            try? await store.close()
+            throw error
+        }
         let responder = HTTPServices.makeResponder(
-            objects: objects, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger, transports: transports
+            objects: objects, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger, transports: transports,
+            files: FileService(objects: objects, storage: storage, settings: fileSettings)
         )
         let application = Application(
             responder: responder,
@@ -61,6 +73,13 @@ public struct CirrusServer: Sendable {
     /// Serves until SIGINT or SIGTERM, then finishes in-flight requests and closes the store.
     public func run() async throws {
         try await application.runService()
+    }
+
+    /// The storage of file contents: the one given, an S3-compatible bucket, or the data directory.
+    private static func fileStorage(_ configuration: ServerConfiguration) throws -> any FileStorage {
+        if let storage = configuration.fileStorage { return storage }
+        if let s3 = configuration.s3 { return try S3FileStorage(configuration: s3) }
+        return try LocalFileStorage(directory: configuration.dataDirectory + "/files")
     }
 
     private static func resolveKeys(_ configuration: ServerConfiguration, logger: Logger) throws -> AppKeys {

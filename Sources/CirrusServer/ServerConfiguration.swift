@@ -1,6 +1,8 @@
 public import CirrusHTTP
 public import CirrusMessaging
 public import CirrusServices
+public import CirrusStorage
+public import CirrusS3
 public import Logging
 
 /// Everything `cirrus serve` can be told, from flags or `CIRRUS_*` environment variables.
@@ -32,6 +34,13 @@ public struct ServerConfiguration: Sendable {
     public var smsSender: (any SMSSender)?
     /// Checks third-party log-in data with its provider before it is accepted; `nil` (the default) accepts it as sent.
     public var authDataValidator: (any AuthDataValidator)?
+    /// Where uploaded file contents are kept; `nil`: an S3-compatible bucket when ``s3`` is set, else files on disk
+    /// in `<data dir>/files`.
+    public var fileStorage: (any FileStorage)?
+    /// The S3-compatible bucket file contents go to.
+    public var s3: S3Configuration?
+    /// The largest file accepted, in bytes.
+    public var maximumFileSize: Int = 20 * 1024 * 1024
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

@@ -39,6 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Message transports") var messaging: MessagingOptions
 
+    @OptionGroup(title: "Files") var files: FileOptions
+
     func run() async throws {
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
         LoggingSystem.bootstrap { label in
@@ -76,6 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.accounts = try accounts.settings(values, defaults: configuration.accounts)
         configuration.smtp = try messaging.smtp(values)
         configuration.smsWebhook = try messaging.smsWebhook(values)
+        try files.apply(values, to: &configuration)
         let keys = [value(appId, "CIRRUS_APP_ID"), value(appKey, "CIRRUS_APP_KEY"), value(masterKey, "CIRRUS_MASTER_KEY")]
         switch keys.compactMap({ $0 }).count {
         case 0: break

@@ -96,6 +96,7 @@ extension Dialect {
         case .classNotEmpty: (400, 1)
         case .invalidAuthData: (400, 250)
         case .authDataTaken: (400, 208)
+        case .invalidFileName: (400, 122)
         }
     }
 
@@ -148,6 +149,7 @@ extension Dialect {
         case .classNotEmpty: (400, 255)
         case .invalidAuthData: (400, 250)
         case .authDataTaken: (400, 208)
+        case .invalidFileName: (400, 122)
         }
     }
 
@@ -196,6 +198,7 @@ extension Dialect {
         case .classExists: (400, 10062)
         case .classNotEmpty: (400, 10074)
         case .invalidAuthData, .authDataTaken: (400, 208)
+        case .invalidFileName: (400, 146)
         }
     }
 }

@@ -20,6 +20,8 @@ public struct APIRequest: Sendable {
     public var sessionToken: String?
     /// The installation the request comes from (Parse's `X-Parse-Installation-Id`).
     public var installationId: String?
+    /// The request's `Content-Type` (the type of an uploaded file).
+    public var contentType: String?
     /// Route parameters, filled by the router (`className`, `objectId`).
     public var parameters: [String: String] = [:]
     /// Whether this is one request of a batch.

@@ -14,6 +14,8 @@ public struct APIRouter: Sendable {
         /// Whether the request's session token identifies the caller. Sign-up and log-in ignore it (SDKs send the
         /// previous user's token along), and `/users/me` reads it itself.
         let resolvesSession: Bool
+        /// Whether the body is a file's content, collected up to the file size limit rather than the body limit.
+        let takesUpload: Bool
         let handler: Handler
     }
 
@@ -24,13 +26,18 @@ public struct APIRouter: Sendable {
     /// Adds an endpoint. Segments starting with `:` capture a parameter.
     public mutating func on(
         _ method: HTTPRequest.Method, _ path: String, dialects: Set<Dialect> = Set(Dialect.allCases),
-        authenticated: Bool = true, session: Bool = true, _ handler: @escaping Handler
+        authenticated: Bool = true, session: Bool = true, upload: Bool = false, _ handler: @escaping Handler
     ) {
         let pattern = path.split(separator: "/").map(String.init)
         routes.append(Route(
             method: method, pattern: pattern, dialects: dialects, requiresAuthentication: authenticated, resolvesSession: session,
-            handler: handler
+            takesUpload: upload, handler: handler
         ))
+    }
+
+    /// Whether the endpoint's body is a file's content.
+    func takesUpload(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) -> Bool {
+        (try? match(method, segments, dialect: dialect))?.0.takesUpload ?? false
     }
 
     /// The route for a request and its parameters.

@@ -12,9 +12,13 @@ public struct CirrusResponder: HTTPResponder {
     let authenticator: Authenticator
     let users: UserService
     let maximumBodySize: Int
+    /// The largest file content a raw upload may carry.
+    var maximumUploadSize: Int = 0
     let logger: Logger
     /// The pages e-mailed links open (`/auth/…`), outside the API prefixes.
     var pages: AccountPagesController? = nil
+    /// The contents of uploaded files (`/files/<key>`), outside the API prefixes.
+    var downloads: FileDownloads? = nil
 
     /// Keys of a method-override body that are request metadata, not object fields.
     static let overrideKeys: Set<String> = [
@@ -25,6 +29,7 @@ public struct CirrusResponder: HTTPResponder {
     public func respond(to request: Request, context: Context) async throws -> Response {
         logger.debug("request started", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
         if let page = await pages?.respond(to: request, maximumBodySize: maximumBodySize) { return page }
+        if let download = await downloads?.respond(to: request) { return download }
         guard let path = DialectPath.resolve(request.uri.path, headers: request.headers) else {
             return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
         }
@@ -41,11 +46,12 @@ public struct CirrusResponder: HTTPResponder {
         let (dialect, segments) = (path.dialect, path.segments)
         var request = request
         let body: [UInt8]
+        let limit = router.takesUpload(request.method, segments, dialect: dialect) ? max(maximumUploadSize, maximumBodySize) : maximumBodySize
         do {
-            let buffer = try await request.collectBody(upTo: maximumBodySize)
+            let buffer = try await request.collectBody(upTo: limit)
             body = Array(buffer.readableBytesView)
         } catch {
-            throw APIError(.requestTooLarge, "The request body is larger than \(maximumBodySize) bytes.")
+            throw APIError(.requestTooLarge, "The request body is larger than \(limit) bytes.")
         }
         var method = request.method
         // Every SDK form-encodes a CQL statement (the Python SDK's spaces arrive as `+`, a `+` as `%2B`).
@@ -68,6 +74,7 @@ public struct CirrusResponder: HTTPResponder {
         apiRequest.pathPrefix = path.prefix
         apiRequest.sessionToken = credentials.sessionToken
         apiRequest.installationId = credentials.installationId
+        apiRequest.contentType = request.headers[.contentType]
         if router.requiresAuthentication(method, segments, dialect: dialect) {
             apiRequest.caller = try authenticator.authenticate(credentials)
             if let token = credentials.sessionToken, router.resolvesSession(method, segments, dialect: dialect) {

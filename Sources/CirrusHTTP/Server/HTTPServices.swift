@@ -6,8 +6,10 @@ import Logging
 public enum HTTPServices {
     /// The responder for an app: every endpoint, authentication and the error map.
     /// - Parameter transports: where account e-mails and SMS codes go; by default in-memory outboxes.
+    /// - Parameter files: uploads and file contents.
     public static func makeResponder(
-        objects: ObjectService, keys: AppKeys, maximumBodySize: Int, logger: Logger, transports: MessageTransports = .inMemory()
+        objects: ObjectService, keys: AppKeys, maximumBodySize: Int, logger: Logger, transports: MessageTransports = .inMemory(),
+        files: FileService
     ) -> CirrusResponder {
         let objectsController = ObjectsController(objects: objects)
         let users = UserService(objects: objects)
@@ -21,6 +23,8 @@ public enum HTTPServices {
         VerificationController(verification: verification, users: usersController).register(on: &router)
         AccountMailController(verification: verification).register(on: &router)
         SessionsController(users: users, objects: objectsController).register(on: &router)
+        // Before the object endpoints: deleting a `_File` row removes its content.
+        FilesController(files: files, objects: objectsController).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         CloudQueryController(cloudQuery: CloudQueryService(objects: objects)).register(on: &router)
@@ -28,8 +32,9 @@ public enum HTTPServices {
         BatchController(objects: objectsController, users: users, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         return CirrusResponder(
-            router: router, authenticator: Authenticator(keys: keys), users: users, maximumBodySize: maximumBodySize, logger: logger,
-            pages: AccountPagesController(verification: verification, logger: logger)
+            router: router, authenticator: Authenticator(keys: keys), users: users, maximumBodySize: maximumBodySize,
+            maximumUploadSize: files.settings.maximumSize, logger: logger,
+            pages: AccountPagesController(verification: verification, logger: logger), downloads: FileDownloads(files: files)
         )
     }
 }

@@ -71,6 +71,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidAuthData
         /// The third-party account is linked to another user.
         case authDataTaken
+        /// A file name that is empty, too long or holds forbidden characters.
+        case invalidFileName
         // Schemas.
         /// Creating a class that exists.
         case classExists

@@ -24,6 +24,15 @@ public struct AccessPolicy: Sendable {
     ) throws(APIError) {
         guard !caller.isMaster else { return }
         try checkSystemClass(operation, className, objectId, caller)
+        try checkClassPermission(operation, on: className, schema: schema, caller: caller)
+    }
+
+    /// Only the class permission of an operation, for the endpoints that stand for an object API the system class
+    /// refuses (an upload creates a `_File` row).
+    public func checkClassPermission(
+        _ operation: ClassPermissions.Operation, on className: String, schema: ClassSchema?, caller: Caller
+    ) throws(APIError) {
+        guard !caller.isMaster else { return }
         let permissions = schema?.permissions ?? .defaults(for: className)
         guard permissions.rule(for: operation).grants(userId: caller.userId, roleNames: caller.roleNames) else {
             throw APIError(.classPermissionDenied, "Forbidden to \(Self.verb(operation)) by class permissions.")
@@ -52,6 +61,8 @@ public struct AccessPolicy: Sendable {
             }
         case ("_Session", _):
             throw APIError(.classPermissionDenied, "Sessions are managed through the session endpoints.")
+        case ("_File", .create):
+            throw APIError(.classPermissionDenied, "Files are created by uploading them.")
         default:
             return
         }

@@ -7,10 +7,18 @@ public import CirrusStorage
 /// key only (seed 000 L1023). Passwords and session tokens are never in an object's document, so they cannot leak
 /// through any read path.
 public struct FieldVisibility: Sendable {
-    public init() {}
+    /// What an uploaded file's `url` starts with; the URL is built on each read, so a new domain needs no rewrite.
+    public var fileURLBase: String?
 
-    /// Removes the fields of `object` that `caller` may not see.
+    public init(fileURLBase: String? = nil) {
+        self.fileURLBase = fileURLBase
+    }
+
+    /// Removes the fields of `object` that `caller` may not see, and gives a `_File` row its URL.
     public func redact(_ object: inout StoredObject, schema: ClassSchema?, for caller: Caller) {
+        if object.className == "_File", object.fields["url"] == nil, let base = fileURLBase, let key = object.fields["key"]?.stringValue {
+            object.fields["url"] = .string(base + "/" + key)
+        }
         guard !caller.isMaster else { return }
         for field in schema?.hiddenFields ?? [] { object.fields.removeValue(forKey: field) }
         if object.className == "_User", !caller.isUser(object.objectId) {

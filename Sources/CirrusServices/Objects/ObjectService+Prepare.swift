@@ -22,6 +22,19 @@ extension ObjectService {
         return command
     }
 
+    /// The insert of a `_File` row for an upload: the class permission for create applies (the object API refuses
+    /// `_File` creates), and the class's default ACL.
+    func prepareFileRow(body: JSON, metaData: Value, caller: Caller) async throws -> WriteCommand.Insert {
+        let schema = try await schemas.schema(of: "_File")
+        try policy.checkClassPermission(.create, on: "_File", schema: schema, caller: caller)
+        var update = try ObjectUpdate(body: body, isCreate: true)
+        update.set("metaData", .set(metaData))
+        var command = try WritePlanner(className: "_File", schema: schema, configuration: configuration)
+            .insert(update, options: WriteOptions(idStyle: .hex24), now: Timestamp.now())
+        if update.acl == nil, let defaultACL = schema?.options.defaultACL { command.object.acl = defaultACL.wire }
+        return command
+    }
+
     /// Validates an update and builds its command; also returns the top-level keys it changes.
     /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when the class does not exist.
     public func prepareUpdate(
@@ -29,6 +42,7 @@ extension ObjectService {
     ) async throws -> (WriteCommand.Update, [String]) {
         try ClassName.validate(className)
         try Self.checkObjectId(objectId)
+        if className == "_File" { throw APIError(.immutableField, "Files do not change after their upload.") }
         let recorded = try await schemas.schema(of: className)
         try policy.check(.update, on: className, objectId: objectId, schema: recorded, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)

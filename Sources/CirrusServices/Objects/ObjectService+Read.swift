@@ -13,6 +13,7 @@ extension ObjectService {
         guard schema != nil else { throw Self.classNotFound(className) }
         var objects = try await readable(className, objectId: objectId, caller: caller)
         try await includer(caller).expand(&objects, paths: include)
+        try await FileExpander(store: store, visibility: visibility).expand(&objects)
         if className == "_User", caller.isMaster, var user = objects.first {
             // The master key reads a user's session token (seed 001 L1190).
             let stable = try await store.sessions(userId: user.objectId).first { $0.kind == .stable && !$0.isExpired(at: Timestamp.now()) }
@@ -37,16 +38,21 @@ extension ObjectService {
         var objects = query.limit > 0 ? try await store.find(storageQuery) : []
         for index in objects.indices { visibility.redact(&objects[index], schema: schema, for: caller) }
         try await includer(caller).expand(&objects, paths: query.include)
+        try await FileExpander(store: store, visibility: visibility).expand(&objects)
         return (objects, try await counted)
     }
 
     /// The object with this id if the caller may read it: the master key fetches it, anyone else finds it
     /// through the store's read predicate.
     private func readable(_ className: String, objectId: String, caller: Caller) async throws -> [StoredObject] {
-        guard let readers = caller.readers else { return try await store.fetch(className: className, ids: [objectId]) }
         let schema = try await schemas.schema(of: className)
-        let byId = Condition.compare(FieldPath(field: "objectId"), .equal, .string(objectId))
-        var objects = try await store.find(StorageQuery(className: className, schema: schema, condition: byId, limit: 1, readers: readers))
+        var objects: [StoredObject]
+        if let readers = caller.readers {
+            let byId = Condition.compare(FieldPath(field: "objectId"), .equal, .string(objectId))
+            objects = try await store.find(StorageQuery(className: className, schema: schema, condition: byId, limit: 1, readers: readers))
+        } else {
+            objects = try await store.fetch(className: className, ids: [objectId])
+        }
         for index in objects.indices { visibility.redact(&objects[index], schema: schema, for: caller) }
         return objects
     }

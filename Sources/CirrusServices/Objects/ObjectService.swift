@@ -13,8 +13,8 @@ public struct ObjectService: Sendable {
     let logger: Logger
     /// Decides what a caller may do to a class; the ACL part runs in SQL through the caller's readers and writers.
     public let policy = AccessPolicy()
-    /// Hides fields a caller may not see from every object returned.
-    public let visibility = FieldVisibility()
+    /// Hides fields a caller may not see from every object returned, and gives files their URL.
+    public var visibility: FieldVisibility { FieldVisibility(fileURLBase: configuration.fileURLBase) }
     /// The users and roles of recently seen session tokens.
     public let sessionCache = SessionCache()
 

@@ -8,6 +8,8 @@ public struct ServiceConfiguration: Sendable {
     public var accounts: AccountSettings
     /// Checks third-party log-in data with its provider; `nil` (the default) accepts it as sent.
     public var authDataValidator: (any AuthDataValidator)?
+    /// What the `url` of an uploaded file starts with (`http://127.0.0.1:3000/files`); `nil` leaves rows as stored.
+    public var fileURLBase: String?
 
     public init(
         maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000, accounts: AccountSettings = AccountSettings(),

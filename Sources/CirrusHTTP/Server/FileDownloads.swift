@@ -1,0 +1,86 @@
+import CirrusServices
+import CirrusStorage
+import Hummingbird
+
+/// `GET` and `HEAD /files/<key>`: the content of an upload, with its type, a strong ETag (contents never change),
+/// long caching and single `Range` requests.
+struct FileDownloads: Sendable {
+    let files: FileService
+
+    static let prefix = "/files/"
+
+    func respond(to request: Request) async -> Response? {
+        let path = request.uri.path
+        guard path.hasPrefix(Self.prefix), request.method == .get || request.method == .head else { return nil }
+        let key = String(path.dropFirst(Self.prefix.count))
+        let etag = "\"\(key)\""
+        var headers: HTTPFields = [.accessControlAllowOrigin: "*", .acceptRanges: "bytes", .eTag: etag, .cacheControl: "public, max-age=31536000, immutable"]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        let range = request.headers[.range].flatMap(ByteRange.init(header:))
+        do {
+            guard let (stored, mimeType) = try await files.content(key: key, range: range?.bounds) else {
+                return Response(status: .notFound, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "Not found\n")))
+            }
+            headers[.contentType] = mimeType
+            let content = range?.suffix.map { stored.suffix($0) } ?? stored
+            if let range, !range.isSatisfiable(size: content.totalSize) {
+                headers[.contentRange] = "bytes */\(content.totalSize)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            headers[.contentLength] = String(content.bytes.count)
+            var status = HTTPResponse.Status.ok
+            if range != nil {
+                status = .partialContent
+                headers[.contentRange] = "bytes \(content.offset)-\(content.offset + content.bytes.count - 1)/\(content.totalSize)"
+            }
+            let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: content.bytes))
+            return Response(status: status, headers: headers, body: body)
+        } catch {
+            return Response(status: .internalServerError, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "Internal server error\n")))
+        }
+    }
+}
+
+/// One `Range: bytes=…` request: `a-b`, `a-` or the last `n` bytes `-n`. Several ranges are not supported (the
+/// whole content is sent instead, as RFC 9110 allows).
+struct ByteRange: Sendable {
+    var start: Int?
+    var end: Int?
+    var suffix: Int?
+
+    init?(header: String) {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let spec = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return nil }
+        if spec[0].isEmpty {
+            guard let count = Int(spec[1]), count > 0 else { return nil }
+            suffix = count
+        } else {
+            guard let first = Int(spec[0]), first >= 0 else { return nil }
+            start = first
+            if !spec[1].isEmpty {
+                guard let last = Int(spec[1]), last >= first else { return nil }
+                end = last
+            }
+        }
+    }
+
+    /// The bytes to read, for storages that clamp to the content; `nil` (all of it) for a suffix, cut afterwards.
+    var bounds: Range<Int>? {
+        guard let start else { return nil }
+        return start..<(end.map { $0 + 1 } ?? Int.max)
+    }
+
+    func isSatisfiable(size: Int) -> Bool {
+        if suffix != nil { return size > 0 }
+        return (start ?? 0) < size
+    }
+}
+
+extension FileContent {
+    /// The last `count` bytes of a whole content.
+    func suffix(_ count: Int) -> FileContent {
+        let kept = Array(bytes.suffix(count))
+        return FileContent(bytes: kept, offset: totalSize - kept.count, totalSize: totalSize)
+    }
+}

@@ -1,0 +1,52 @@
+import CirrusModel
+import CirrusStorage
+
+/// Writes file values the way LeanCloud reads them back: a stored `{"__type":"File","id":…}` becomes the file's row
+/// (`objectId`, `name`, `url`, `mime_type`, `metaData`, …, recording R#2), with one store round trip for all the files
+/// of a reply. Files in arrays are expanded too; a file whose row is gone stays as stored.
+struct FileExpander {
+    let store: any StorageAdapter
+    let visibility: FieldVisibility
+
+    func expand(_ objects: inout [StoredObject]) async throws {
+        var ids: Set<String> = []
+        for object in objects {
+            for value in object.fields.values { ids.formUnion(Self.fileIds(in: value)) }
+        }
+        guard !ids.isEmpty else { return }
+        let rows = try await store.fetch(ids.sorted().map { Pointer(className: "_File", objectId: $0) }, readers: nil)
+        var expanded: [String: JSON] = [:]
+        for var row in rows {
+            visibility.redact(&row, schema: nil, for: .master)
+            var members = row.fields
+            members["__type"] = "File"
+            members["objectId"] = .string(row.objectId)
+            members["createdAt"] = .string(row.createdAt.iso8601)
+            members["updatedAt"] = .string(row.updatedAt.iso8601)
+            expanded[row.objectId] = .object(members)
+        }
+        for index in objects.indices {
+            objects[index].fields = objects[index].fields.mapValues { Self.replacing($0, with: expanded) }
+        }
+    }
+
+    /// The row ids of the file values of a field: a file, or the files of an array.
+    static func fileIds(in value: JSON) -> [String] {
+        switch value {
+        case .array(let elements): elements.compactMap(fileId)
+        default: fileId(value).map { [$0] } ?? []
+        }
+    }
+
+    private static func fileId(_ value: JSON) -> String? {
+        guard case .object(let members) = value, members["__type"] == "File" else { return nil }
+        return members["id"]?.stringValue ?? members["objectId"]?.stringValue
+    }
+
+    private static func replacing(_ value: JSON, with expanded: [String: JSON]) -> JSON {
+        switch value {
+        case .array(let elements): .array(elements.map { element in fileId(element).flatMap { expanded[$0] } ?? element })
+        default: fileId(value).flatMap { expanded[$0] } ?? value
+        }
+    }
+}

@@ -1,0 +1,70 @@
+"""Files with the LeanCloud Python SDK (fileTokens, the signed PUT of provider "s3", fileCallback) and bmobpy's upload."""
+
+import io
+import uuid
+
+import requests
+from bmobpy.bmob import Bmob
+
+from conftest import APP_ID, APP_KEY
+
+
+def test_sdk_file_saves_downloads_fetches_attaches_and_is_found(leancloud, class_name):
+    content = ("hello from %s" % uuid.uuid4()).encode()
+    saved = leancloud.File("hello.txt", io.BytesIO(content))
+    saved.save()
+    assert saved.id
+    assert saved.url.startswith("http://127.0.0.1:")
+    assert saved.mime_type == "text/plain"
+    assert requests.get(saved.url, timeout=10).content == content
+
+    fetched = leancloud.File.create_without_data(saved.id)
+    fetched.fetch()
+    assert fetched.url == saved.url
+    assert fetched.name == "hello.txt"
+    assert fetched.size == len(content)
+
+    holder = leancloud.Object.extend(class_name)()
+    holder.set("attachment", saved)
+    holder.save()
+    again = leancloud.Query(class_name).get(holder.id)
+    assert again.get("attachment").id == saved.id
+
+    found = leancloud.Query("_File").equal_to("objectId", saved.id).find()
+    assert [row.url for row in found] == [saved.url]
+
+
+def test_sdk_file_destroy_needs_the_master_key_and_removes_the_content(leancloud):
+    saved = leancloud.File("doomed.bin", io.BytesIO(b"\x00\x01\x02"))
+    saved.save()
+    assert requests.get(saved.url, timeout=10).status_code == 200
+    try:
+        saved.destroy()
+    except leancloud.LeanCloudError as error:
+        assert error.code == 403
+    else:
+        raise AssertionError("a client destroyed a file although _File delete is closed")
+    leancloud.use_master_key(True)
+    saved.destroy()
+    leancloud.use_master_key(False)
+    assert requests.get(saved.url, timeout=10).status_code == 404
+
+
+def test_sdk_external_file_keeps_its_url(leancloud):
+    external = leancloud.File.create_with_url("logo.png", "https://example.com/logo.png")
+    external.save()
+    fetched = leancloud.File.create_without_data(external.id)
+    fetched.fetch()
+    assert fetched.url == "https://example.com/logo.png"
+    assert fetched.metadata.get("__source") == "external"
+
+
+def test_bmobpy_upload_serves_the_content(cirrus, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"bmob file body")
+    client = Bmob(APP_ID, APP_KEY)
+    client.resetDomain(cirrus.url)
+    uploaded = client.upload(str(path))
+    assert uploaded, client.getError()
+    assert uploaded.url.startswith(cirrus.url + "/files/")
+    assert requests.get(uploaded.url, timeout=10).content == b"bmob file body"
