@@ -26,6 +26,10 @@ struct FilesController: Sendable {
         router.on(.delete, "classes/_File/:objectId") { try await delete($0) }
         router.on(.post, "files/:name", dialects: [.parse], upload: true) { try await upload($0) }
         router.on(.post, "2/files/:name", dialects: [.bmob], upload: true) { try await upload($0) }
+        router.on(.delete, "files/:name", dialects: [.parse]) { try await deleteByKey($0, key: $0.parameter("name")) }
+        // bmobpy deletes `<url>` as `DELETE /2/files/upyun<path of url>`, the path being `/files/<key>` here.
+        router.on(.delete, "2/files/:cdn/files/:key", dialects: [.bmob]) { try await deleteByKey($0, key: $0.parameter("key")) }
+        router.on(.delete, "2/files/:cdn/:key", dialects: [.bmob]) { try await deleteByKey($0, key: $0.parameter("key")) }
     }
 
     static func asFiles(_ request: APIRequest) -> APIRequest {
@@ -65,6 +69,11 @@ struct FilesController: Sendable {
 
     func delete(_ request: APIRequest) async throws -> APIResponse {
         try await files.delete(fileId: request.parameter("objectId"), caller: request.caller)
+        return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
+    }
+
+    func deleteByKey(_ request: APIRequest, key: String) async throws -> APIResponse {
+        try await files.delete(key: key, caller: request.caller)
         return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
     }
 

@@ -107,6 +107,13 @@ public struct FileService: Sendable {
         if let key { try await storage.delete(key: key) }
     }
 
+    /// Deletes the file stored under `key` (Parse and Bmob name files by their URL, not their objectId).
+    /// - Throws: ``APIError`` ``APIError/Reason/objectNotFound`` when no file has that key.
+    public func delete(key: String, caller: Caller) async throws {
+        guard FileKey.isValid(key), let file = try await row(key: key) else { throw APIError(.objectNotFound, "No file has the key '\(key)'.") }
+        try await delete(fileId: file.objectId, caller: caller)
+    }
+
     /// The key that signs upload URLs, derived from the master key.
     public static func signingKey(masterKey: String) -> [UInt8] {
         UploadToken.signingKey(masterKey: masterKey)

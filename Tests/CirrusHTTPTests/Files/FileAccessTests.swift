@@ -40,6 +40,24 @@ struct FileAccessTests {
         }
     }
 
+    @Test("Parse and Bmob delete a file by its name or URL path with the master key; clients are refused by default")
+    func deleteByName() async throws {
+        try await TestServer.with { client in
+            let parse = try await client.request(.parse, .post, "/files/p.txt", body: "p")
+            let key = try #require(parse.json["name"]?.stringValue)
+            #expect(try await client.request(.parse, .delete, "/files/\(key)").status == 403)
+            #expect(try await client.request(.parse, .delete, "/files/\(key)", auth: .master).status == 200)
+            #expect(try await client.send(.parse, .get, "/files/\(key)", body: nil, auth: .none).status == 404)
+            #expect(try await client.request(.parse, .delete, "/files/\(key)", auth: .master).code == 101)
+            let bmob = try await client.send(.bmob, .post, "/2/files/b.txt", body: "b")
+            let url = try #require(bmob.json["url"]?.stringValue)
+            let path = FileUploadTests.local(url)
+            #expect(try await client.send(.bmob, .delete, "/2/files/upyun\(path)").code == 122)
+            #expect(try await client.send(.bmob, .delete, "/2/files/upyun\(path)", auth: .master).json == ["msg": "ok"])
+            #expect(try await client.send(.bmob, .get, path, body: nil, auth: .none).status == 404)
+        }
+    }
+
     @Test("file rows do not change after the upload and are created only by uploading")
     func immutable() async throws {
         try await TestServer.with { client in
