@@ -1,3 +1,4 @@
+import CirrusTesting
 import Foundation
 import Testing
 

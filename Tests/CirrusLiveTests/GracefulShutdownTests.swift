@@ -69,7 +69,7 @@ struct GracefulShutdownTests {
 
     /// Waits until the server's debug log shows `count` requests to `path` started: their heads were read and they
     /// are in flight, waiting for the rest of their bodies.
-    static func waitUntilStarted(_ count: Int, path: String, in process: CirrusProcess) async throws {
+    static func waitUntilStarted(_ count: Int, path: String, in process: ChildProcess) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         func started() -> Int {
             process.output.split(separator: "\n").filter { $0.contains("request started") && $0.contains("path=\(path)") }.count

@@ -9,7 +9,7 @@ import Darwin
 
 /// A running `cirrus serve` process and a client pointed at it.
 struct LiveServer: Sendable {
-    let process: CirrusProcess
+    let process: ChildProcess
     let host: String
     let port: Int
     let client: LiveClient
@@ -17,7 +17,7 @@ struct LiveServer: Sendable {
     /// Waits until the server answers `GET /1.1/date` at `host:port`.
     /// - Throws: when the process exits first or the server does not answer within a minute; the error
     ///   carries the process output.
-    static func ready(_ process: CirrusProcess, host: String, port: Int, keys: AppKeys) async throws -> LiveServer {
+    static func ready(_ process: ChildProcess, host: String, port: Int, keys: AppKeys) async throws -> LiveServer {
         let server = LiveServer(process: process, host: host, port: port, client: LiveClient(host: host, port: port, keys: keys))
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {

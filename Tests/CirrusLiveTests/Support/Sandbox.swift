@@ -15,7 +15,7 @@ final class Sandbox: @unchecked Sendable {
 
     let root: String
     private let lock = NSLock()
-    private var processes: [CirrusProcess] = []
+    private var processes: [ChildProcess] = []
 
     private init(root: String) {
         self.root = root
@@ -41,9 +41,9 @@ final class Sandbox: @unchecked Sendable {
     var dataDirectory: String { path("data") }
 
     /// Starts `cirrus` with exactly these arguments and `CIRRUS_*` variables, logging to a new file.
-    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> CirrusProcess {
+    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         try lock.withLock {
-            let process = try CirrusProcess(
+            let process = try CirrusProcess.start(
                 arguments: arguments, environment: environment, logPath: path("cirrus-\(processes.count + 1).log")
             )
             processes.append(process)
@@ -75,7 +75,7 @@ final class Sandbox: @unchecked Sendable {
     }
 
     /// The keys in `<directory>/keys.json`, once the process has written them.
-    static func storedKeys(in directory: String, waitingFor process: CirrusProcess) async throws -> AppKeys {
+    static func storedKeys(in directory: String, waitingFor process: ChildProcess) async throws -> AppKeys {
         let file = URL(fileURLWithPath: directory).appendingPathComponent("keys.json").path
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CirrusTesting
 @testable import CirrusS3
 import Foundation
 import NIOCore
@@ -47,7 +48,9 @@ struct MotoServer: Sendable {
         let executable = try executablePath()
         let port = try FreePort.next()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("cirrus-moto-\(port)-\(UUID().uuidString).log").path
-        let process = try ChildProcess(executable: executable, arguments: ["-H", "127.0.0.1", "-p", String(port)], logPath: log)
+        let process = try ChildProcess(
+            executable: executable, arguments: ["-H", "127.0.0.1", "-p", String(port)], environment: ProcessInfo.processInfo.environment, logPath: log
+        )
         do {
             let base = URL(string: "http://127.0.0.1:\(port)")!
             try await waitUntilReady(process, base: base)
