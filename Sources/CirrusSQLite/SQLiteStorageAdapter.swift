@@ -98,14 +98,16 @@ public final class SQLiteStorageAdapter: StorageAdapter {
         return try await pool.read { db in
             guard let row = try self.rows(db, registry.findClass(className)).first else { return nil }
             self.tables.record(className: className, table: row[1])
-            return try self.recordedSchema(of: className, db)
+            return try self.recordedSchema(of: className, options: row[2], db)
         }
     }
 
     /// The field types and options the registry records for a class.
-    func recordedSchema(of className: String, _ db: Database) throws -> ClassSchema {
+    /// - Parameter options: the class's stored options when the caller has read its registry row already.
+    func recordedSchema(of className: String, options: String?? = nil, _ db: Database) throws -> ClassSchema {
         let registry = RegistryStatements(dialect: dialect)
-        var schema = ClassSchema(className: className, options: Self.options(try rows(db, registry.findClass(className)).first?[2]))
+        let stored = try options ?? rows(db, registry.findClass(className)).first?[2]
+        var schema = ClassSchema(className: className, options: Self.options(stored))
         for field in try rows(db, registry.fields(of: className)) {
             if let type = FieldType(storedName: field[2]) { schema.fields[field[1]] = type }
         }

@@ -21,7 +21,7 @@ struct FilesController: Sendable {
             return APIResponse(body: [:])
         }
         router.on(.post, "files", dialects: [.leancloud]) { try await createExternal($0) }
-        router.on(.get, "files/:objectId", dialects: [.leancloud]) { try await objects.get(Self.asFiles($0)) }
+        router.on(.get, "files/:objectId", dialects: [.leancloud]) { try await objects.get($0.addressing("_File")) }
         router.on(.delete, "files/:objectId", dialects: [.leancloud]) { try await delete($0) }
         router.on(.delete, "classes/_File/:objectId") { try await delete($0) }
         router.on(.post, "files/:name", dialects: [.parse], upload: true) { try await upload($0) }
@@ -32,11 +32,6 @@ struct FilesController: Sendable {
         router.on(.delete, "2/files/:cdn/:key", dialects: [.bmob]) { try await deleteByKey($0, key: $0.parameter("key")) }
     }
 
-    static func asFiles(_ request: APIRequest) -> APIRequest {
-        var request = request
-        request.parameters["className"] = "_File"
-        return request
-    }
 
     /// `{name, mime_type, metaData, keep_file_name?, key?, ACL?}` → the row, `token`, `upload_url`, `provider: "s3"`:
     /// the provider whose protocol the SDKs drive with a plain `PUT` of the bytes to `upload_url`.

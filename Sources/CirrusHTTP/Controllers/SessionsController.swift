@@ -36,18 +36,13 @@ struct SessionsController: Sendable {
             try await users.revokeSession(id: request.parameter("objectId"), caller: request.caller)
             return APIResponse(body: [:])
         }
-        router.on(.get, "roles") { try await objects.find(Self.asRoles($0)) }
-        router.on(.post, "roles") { try await objects.create(Self.asRoles($0)) }
-        router.on(.get, "roles/:objectId") { try await objects.get(Self.asRoles($0)) }
-        router.on(.put, "roles/:objectId") { try await objects.update(Self.asRoles($0)) }
-        router.on(.delete, "roles/:objectId") { try await objects.delete(Self.asRoles($0)) }
+        router.on(.get, "roles") { try await objects.find($0.addressing("_Role")) }
+        router.on(.post, "roles") { try await objects.create($0.addressing("_Role")) }
+        router.on(.get, "roles/:objectId") { try await objects.get($0.addressing("_Role")) }
+        router.on(.put, "roles/:objectId") { try await objects.update($0.addressing("_Role")) }
+        router.on(.delete, "roles/:objectId") { try await objects.delete($0.addressing("_Role")) }
     }
 
-    static func asRoles(_ request: APIRequest) -> APIRequest {
-        var request = request
-        request.parameters["className"] = "_Role"
-        return request
-    }
 
     /// A session as a `_Session` object.
     static func encode(_ session: StoredSession, _ dialect: Dialect) -> JSON {

@@ -14,15 +14,13 @@ extension UsersController {
         let reply = try await userReply(request, loggedIn)
         guard loggedIn.isNew else { return APIResponse(body: reply) }
         if loggedIn.user.fields["email"] != nil { await verification.emailChanged(userId: loggedIn.user.objectId) }
-        let location = request.dialect == .leancloud
-            ? "\(request.pathPrefix)/classes/_User/\(loggedIn.user.objectId)" : "\(request.pathPrefix)/users/\(loggedIn.user.objectId)"
-        return APIResponse(status: .created, body: reply, headers: [(.location, location)])
+        return Self.created(request, loggedIn.user, reply)
     }
 
     /// `PUT /users/<id>` and `PUT /classes/_User/<id>`: an object update; one that sets `email` mails a new
     /// verification link when the app verifies e-mails.
     func updateUser(_ request: APIRequest) async throws -> APIResponse {
-        let response = try await objects.update(Self.asUsers(request))
+        let response = try await objects.update(request.addressing("_User"))
         if case .string? = try request.objectBody()["email"] {
             await verification.emailChanged(userId: request.parameter("objectId"))
         }

@@ -16,23 +16,17 @@ struct UsersController: Sendable {
         router.on(.post, "login", session: false) { try await logIn($0) }
         router.on(.get, "login", dialects: [.parse, .bmob], session: false) { try await logIn($0) }
         router.on(.get, "users/me", session: false) { try await me($0) }
-        router.on(.get, "users") { try await objects.find(Self.asUsers($0)) }
-        router.on(.get, "users/:objectId") { try await objects.get(Self.asUsers($0)) }
-        router.on(.put, "users/:objectId") { try await updateUser(Self.asUsers($0)) }
+        router.on(.get, "users") { try await objects.find($0.addressing("_User")) }
+        router.on(.get, "users/:objectId") { try await objects.get($0.addressing("_User")) }
+        router.on(.put, "users/:objectId") { try await updateUser($0.addressing("_User")) }
         router.on(.put, "classes/_User/:objectId") { try await updateUser($0) }
-        router.on(.delete, "users/:objectId") { try await objects.delete(Self.asUsers($0)) }
+        router.on(.delete, "users/:objectId") { try await objects.delete($0.addressing("_User")) }
         router.on(.put, "users/:objectId/refreshSessionToken", dialects: [.leancloud]) { try await refreshSessionToken($0) }
         router.on(.put, "users/:objectId/updatePassword", dialects: [.leancloud]) { try await updatePassword($0) }
         router.on(.put, "updateUserPassword/:objectId", dialects: [.bmob]) { try await updatePassword($0) }
         router.on(.get, "checkSession/:objectId", dialects: [.bmob]) { try await checkSession($0) }
     }
 
-    /// The request addressed to the `_User` class of the object endpoints.
-    static func asUsers(_ request: APIRequest) -> APIRequest {
-        var request = request
-        request.parameters["className"] = "_User"
-        return request
-    }
 
     /// The session a log-in in this dialect gets: Parse's revocable per-device sessions, or the stable token.
     static func sessionRequest(_ request: APIRequest) -> SessionRequest {
@@ -59,6 +53,11 @@ struct UsersController: Sendable {
                 "sessionToken": .string(signedUp.sessionToken),
             ]
         }
+        return Self.created(request, user, body)
+    }
+
+    /// `201` with the new user's `Location`: LeanCloud's is `/1.1/classes/_User/<id>` even after `POST /users` (R#39).
+    static func created(_ request: APIRequest, _ user: StoredObject, _ body: JSON) -> APIResponse {
         let location = request.dialect == .leancloud
             ? "\(request.pathPrefix)/classes/_User/\(user.objectId)" : "\(request.pathPrefix)/users/\(user.objectId)"
         return APIResponse(status: .created, body: body, headers: [(.location, location)])
@@ -73,9 +72,7 @@ struct UsersController: Sendable {
         )
         let reply = try await userReply(request, loggedIn)
         guard loggedIn.isNew else { return APIResponse(body: reply) }
-        let location = request.dialect == .leancloud
-            ? "\(request.pathPrefix)/classes/_User/\(loggedIn.user.objectId)" : "\(request.pathPrefix)/users/\(loggedIn.user.objectId)"
-        return APIResponse(status: .created, body: reply, headers: [(.location, location)])
+        return Self.created(request, loggedIn.user, reply)
     }
 
     func logIn(_ request: APIRequest) async throws -> APIResponse {

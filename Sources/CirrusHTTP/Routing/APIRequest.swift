@@ -39,6 +39,13 @@ public struct APIRequest: Sendable {
         self.caller = caller
     }
 
+    /// This request addressed to the object endpoints of `className` (`/users` is `_User`, `/roles` `_Role`).
+    func addressing(_ className: String) -> APIRequest {
+        var request = self
+        request.parameters["className"] = className
+        return request
+    }
+
     /// A route parameter.
     public func parameter(_ name: String) -> String {
         parameters[name] ?? ""

@@ -35,11 +35,6 @@ public struct APIRouter: Sendable {
         ))
     }
 
-    /// Whether the endpoint's body is a file's content.
-    func takesUpload(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) -> Bool {
-        (try? match(method, segments, dialect: dialect))?.0.takesUpload ?? false
-    }
-
     /// The route for a request and its parameters.
     /// - Throws: ``APIError`` ``APIError/Reason/notFound`` or ``APIError/Reason/methodNotAllowed``.
     func match(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) throws(APIError) -> (Route, [String: String]) {
@@ -52,16 +47,6 @@ public struct APIRouter: Sendable {
         let path = "/" + segments.joined(separator: "/")
         if pathMatched { throw APIError(.methodNotAllowed, "Method \(method.rawValue) is not allowed on \(path).") }
         throw APIError(.notFound, "Not found: \(path).")
-    }
-
-    /// Whether the endpoint needs the app's credentials (unknown paths do, so that they answer 401 first).
-    func requiresAuthentication(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) -> Bool {
-        (try? match(method, segments, dialect: dialect))?.0.requiresAuthentication ?? true
-    }
-
-    /// Whether the endpoint identifies the caller by the request's session token.
-    func resolvesSession(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) -> Bool {
-        (try? match(method, segments, dialect: dialect))?.0.resolvesSession ?? false
     }
 
     private static func bind(_ pattern: [String], _ segments: [String]) -> [String: String]? {

@@ -46,7 +46,9 @@ public struct CirrusResponder: HTTPResponder {
         let (dialect, segments) = (path.dialect, path.segments)
         var request = request
         let body: [UInt8]
-        let limit = router.takesUpload(request.method, segments, dialect: dialect) ? max(maximumUploadSize, maximumBodySize) : maximumBodySize
+        // The endpoint is matched once, before the body is read: an upload may take a larger body.
+        let addressed = try? router.match(request.method, segments, dialect: dialect).0
+        let limit = addressed?.takesUpload == true ? max(maximumUploadSize, maximumBodySize) : maximumBodySize
         do {
             let buffer = try await request.collectBody(upTo: limit)
             body = Array(buffer.readableBytesView)
@@ -75,9 +77,11 @@ public struct CirrusResponder: HTTPResponder {
         apiRequest.sessionToken = credentials.sessionToken
         apiRequest.installationId = credentials.installationId
         apiRequest.contentType = request.headers[.contentType]
-        if router.requiresAuthentication(method, segments, dialect: dialect) {
+        // A method override names another endpoint; unknown paths authenticate first, so that they answer 401.
+        let route = method == request.method ? addressed : try? router.match(method, segments, dialect: dialect).0
+        if route?.requiresAuthentication ?? true {
             apiRequest.caller = try authenticator.authenticate(credentials)
-            if let token = credentials.sessionToken, router.resolvesSession(method, segments, dialect: dialect) {
+            if let token = credentials.sessionToken, route?.resolvesSession == true {
                 apiRequest.caller = try await users.caller(sessionToken: token, base: apiRequest.caller)
             }
         }

@@ -73,12 +73,14 @@ public enum SystemSchema {
         ])
     }
 
-    /// Fields whose values are unique within a system class: a user's log-in names and a role's name. Objects
-    /// without the field are not constrained.
+    /// Fields whose values are unique within a system class: a user's log-in names, a role's name, a file's key.
+    /// Objects without the field are not constrained.
     public static func uniqueFields(of className: String) -> [String] {
         switch className {
         case "_User": ["username", "email", "mobilePhoneNumber"]
         case "_Role": ["name"]
+        // Downloads find a file's row by its key.
+        case "_File": ["key"]
         default: []
         }
     }

@@ -39,16 +39,6 @@ public struct AccessPolicy: Sendable {
         }
     }
 
-    /// Refuses a sign-up (or a first third-party log-in) when the `_User` class permission for create does not
-    /// grant the caller: an app closes sign-ups by giving create to nobody.
-    public func checkSignUp(schema: ClassSchema?, caller: Caller) throws(APIError) {
-        guard !caller.isMaster else { return }
-        let permissions = schema?.permissions ?? .defaults(for: "_User")
-        guard permissions.rule(for: .create).grants(userId: caller.userId, roleNames: caller.roleNames) else {
-            throw APIError(.classPermissionDenied, "Forbidden to create by class permissions.")
-        }
-    }
-
     private func checkSystemClass(
         _ operation: ClassPermissions.Operation, _ className: String, _ objectId: String?, _ caller: Caller
     ) throws(APIError) {

@@ -13,12 +13,10 @@ enum FileNaming {
     }
 
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-
     /// A new key: 40 random letters and digits with the name's extension (LeanCloud's shape), or with
     /// `keepFileName` the random part and the name itself, reduced to the characters keys allow.
     static func key(for name: String, keepFileName: Bool) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let random = String((0..<40).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        let random = TokenGenerator.random(40, from: alphabet)
         if keepFileName { return String((random.prefix(20) + "-" + safe(name)).prefix(200)) }
         let ext = fileExtension(name).map { "." + safe($0) } ?? ""
         return random + String(ext.prefix(20))

@@ -18,11 +18,7 @@ struct UploadToken {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let expiry = Int64(parts[1]) else { return nil }
         let expected = Array(signature(parts[0] + "." + parts[1], key: key).utf8)
-        let given = Array(parts[2].utf8)
-        guard expected.count == given.count else { return nil }
-        var difference: UInt8 = 0
-        for index in expected.indices { difference |= expected[index] ^ given[index] }
-        guard difference == 0 else { return nil }
+        guard PasswordHasher.constantTimeEqual(expected, Array(parts[2].utf8)) else { return nil }
         return UploadToken(fileId: parts[0], expiresAt: Timestamp(millisecondsSince1970: expiry))
     }
 

@@ -37,8 +37,8 @@ struct AttemptGuard {
     }
 
     private func lock(_ userId: String, _ failures: [Timestamp]) async throws -> Never {
-        let until = Timestamp(millisecondsSince1970: now.millisecondsSince1970 + policy.windowMilliseconds)
-        try await perform([.setLockout(userId: userId, failures: failures, lockedUntil: until)])
+        let locked = policy.refusedWhileLocked(LockoutPolicy.Record(failures: failures), at: now)
+        try await perform([.setLockout(userId: userId, failures: locked.failures, lockedUntil: locked.lockedUntil)])
         throw APIError(.accountLocked, Self.lockedMessage)
     }
 

@@ -80,7 +80,8 @@ public struct UserService: Sendable {
         if update.acl == nil { update.acl = .some(Self.defaultACL(userId)) }
         let now = settings.clock()
         let schema = try await objects.schemas.schema(of: "_User")
-        try objects.policy.checkSignUp(schema: schema, caller: caller)
+        // A sign-up is a create of `_User`: an app closes sign-ups by giving create to nobody.
+        try objects.policy.checkClassPermission(.create, on: "_User", schema: schema, caller: caller)
         var command = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
             .insert(update, options: options, now: now)
         let customFields = command.newFields.filter { !Self.systemFields.contains($0.key) }
