@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "cirrus", targets: ["cirrus"]),
         .library(name: "CirrusServer", targets: ["CirrusServer"]),
         .library(name: "CirrusModel", targets: ["CirrusModel"]),
+        .library(name: "Cirrus", targets: ["Cirrus"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -112,6 +113,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The Swift SDK: the LeanCloud Swift API (LCObject, LCQuery, LCUser, LCFile, …) over URLSession.
+        .target(name: "Cirrus", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "cirrus",
             dependencies: [
@@ -139,5 +142,8 @@ let package = Package(
         .testTarget(name: "CirrusMessagingTests", dependencies: ["CirrusMessaging", "CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusHTTPTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CirrusSDKTests", dependencies: ["Cirrus", "CirrusModel", "CirrusTesting"], swiftSettings: swiftSettings
+        ),
     ]
 )

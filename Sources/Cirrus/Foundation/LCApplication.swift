@@ -1,0 +1,121 @@
+import CirrusModel
+import Foundation
+
+/// An app on a Cirrus (or LeanCloud) server: its id, key and server URL, and the user logged in to it.
+///
+/// Most apps use one, ``default``, set once at launch:
+/// ```swift
+/// try LCApplication.default.set(id: "app id", key: "app key", serverURL: "https://cirrus.example.com")
+/// ```
+/// Every object, query and user call takes an `application:` argument defaulting to ``default``.
+public final class LCApplication: @unchecked Sendable {
+    /// The app most calls use.
+    public static let `default` = LCApplication()
+
+    private let lock = Lock()
+    private var settings: Settings?
+    private var user: CurrentUser = .unloaded
+
+    /// What ``set(id:key:serverURL:configuration:)`` was given.
+    struct Settings: Sendable {
+        let id: String
+        let key: String
+        let serverURL: URL
+        let configuration: Configuration
+    }
+
+    /// The current user, not read yet from its storage, or read (maybe `nil`).
+    private enum CurrentUser {
+        case unloaded
+        case loaded(LCUser?)
+    }
+
+    /// An app that needs ``set(id:key:serverURL:configuration:)`` before use.
+    public init() {}
+
+    /// An app with its id, key and server URL.
+    /// - Throws: `LCError` when `serverURL` is not an http(s) URL.
+    public convenience init(id: String, key: String, serverURL: String, configuration: Configuration = .default) throws {
+        self.init()
+        try set(id: id, key: key, serverURL: serverURL, configuration: configuration)
+    }
+
+    /// Sets the app's id, key and server URL (`https://host[:port]`, without `/1.1`).
+    ///
+    /// A Cirrus server always needs `serverURL`; LeanCloud's app router is not used.
+    /// - Throws: `LCError` when `serverURL` is missing or not an http(s) URL.
+    public func set(id: String, key: String, serverURL: String? = nil, configuration: Configuration = .default) throws {
+        guard let text = serverURL, let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text),
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else {
+            throw LCError(code: .inconsistency, reason: "serverURL must be an http or https URL, not \(serverURL ?? "nil").")
+        }
+        lock.withLock {
+            settings = Settings(id: id, key: key, serverURL: url, configuration: configuration)
+            user = .unloaded
+        }
+    }
+
+    /// The app id.
+    public var id: String? { lock.withLock { settings?.id } }
+
+    /// The app key.
+    public var key: String? { lock.withLock { settings?.key } }
+
+    /// The server URL.
+    public var serverURL: URL? { lock.withLock { settings?.serverURL } }
+
+    /// The configuration given with the keys.
+    public var configuration: Configuration { lock.withLock { settings?.configuration } ?? .default }
+
+    /// The settings of a configured app.
+    /// - Throws: `LCError` when the app was never set.
+    func requireSettings() throws -> Settings {
+        guard let settings = lock.withLock({ settings }) else {
+            throw LCError(code: .inconsistency, reason: "LCApplication is not set up: call set(id:key:serverURL:) first.")
+        }
+        return settings
+    }
+
+    /// The user logged in to this app, kept across launches (the Keychain on Apple platforms, a file elsewhere).
+    ///
+    /// Log-in and sign-up set it; ``LCUser/logOut(application:)`` clears it. Setting it stores the user's
+    /// session token and fields.
+    public var currentUser: LCUser? {
+        get {
+            lock.withLock {
+                if case .loaded(let current) = user { return current }
+                let loaded = loadUser()
+                user = .loaded(loaded)
+                return loaded
+            }
+        }
+        set {
+            lock.withLock {
+                user = .loaded(newValue)
+                storeUser(newValue)
+            }
+        }
+    }
+
+    /// Stores the current user again after its session token or fields changed.
+    func persistCurrentUser(ifItIs changed: LCUser) {
+        lock.withLock {
+            guard case .loaded(let current) = user, current === changed else { return }
+            storeUser(current)
+        }
+    }
+
+    private func loadUser() -> LCUser? {
+        guard let settings else { return nil }
+        let store = CurrentUserStore(storage: settings.configuration.currentUserStorage, appId: settings.id)
+        guard let json = store.load() else { return nil }
+        return ObjectDecoder(application: self).object(json, className: LCUser.objectClassName()) as? LCUser
+    }
+
+    private func storeUser(_ current: LCUser?) {
+        guard let settings else { return }
+        let store = CurrentUserStore(storage: settings.configuration.currentUserStorage, appId: settings.id)
+        store.save(current.map { ObjectEncoder.snapshot($0) })
+    }
+}

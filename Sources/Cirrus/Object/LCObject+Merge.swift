@@ -1,0 +1,77 @@
+import CirrusModel
+import Foundation
+
+extension LCObject {
+    /// Takes the fields of a server reply: `objectId`, `createdAt`, `updatedAt` and every other field, replacing the
+    /// local values of those keys. Pending operations stay pending.
+    func merge(_ members: [String: JSON], decoder: ObjectDecoder) {
+        var fields: [String: any LCValue] = [:]
+        for (key, json) in members where !Self.metadataKeys.contains(key) {
+            fields[key] = decoder.field(key, json, parent: self)
+        }
+        lock.withLock {
+            if let id = members["objectId"]?.stringValue { state.objectId = id }
+            if let created = ObjectDecoder.date(members["createdAt"]) { state.createdAt = created }
+            if let updated = ObjectDecoder.date(members["updatedAt"]) { state.updatedAt = updated }
+            if state.updatedAt == nil { state.updatedAt = state.createdAt }
+            state.properties.merge(fields) { _, new in new }
+        }
+    }
+
+    /// Members of a reply that are not fields.
+    static let metadataKeys: Set<String> = ["objectId", "createdAt", "updatedAt", "__type", "className"]
+
+    /// The pending operations, to send them.
+    func pendingOperations() -> [String: Operation] {
+        lock.withLock { state.operations }
+    }
+
+    /// Records a successful save of `sent`: takes the reply's fields and forgets the operations sent.
+    func didSave(_ reply: JSON, sent: [String: Operation]) {
+        lock.withLock {
+            for key in sent.keys { state.operations[key] = nil }
+        }
+        merge(reply.objectValue ?? [:], decoder: ObjectDecoder(application: application))
+        didSaveFields()
+    }
+
+    /// Records a successful fetch: the server's fields replace the local ones (all of them, or only `keys`);
+    /// pending operations stay pending and apply to the new values.
+    func didFetch(_ reply: JSON, keys: [String]? = nil) throws {
+        guard let members = reply.objectValue, !members.isEmpty else { throw LCError.objectNotFound() }
+        if keys == nil { lock.withLock { state.properties = [:] } }
+        merge(members, decoder: ObjectDecoder(application: application))
+        lock.withLock {
+            for (key, operation) in state.operations where keys?.contains(key) ?? true {
+                state.properties[key] = operation.apply(to: state.properties[key])
+            }
+        }
+    }
+
+    /// The body of a save: the wire form of each pending operation.
+    static func body(_ operations: [String: Operation]) -> JSON {
+        .object(operations.mapValues(\.json))
+    }
+
+    /// The new objects and files `self`'s pending operations point to, directly.
+    func unsavedReferences() -> [LCObject] {
+        var found: [LCObject] = []
+        for operation in pendingOperations().values {
+            for value in operation.values { Self.collectUnsaved(value, into: &found) }
+        }
+        return found
+    }
+
+    private static func collectUnsaved(_ value: any LCValue, into found: inout [LCObject]) {
+        switch value {
+        case let object as LCObject:
+            if object.objectId == nil, !found.contains(where: { $0 === object }) { found.append(object) }
+        case let array as LCArray:
+            for element in array.value { collectUnsaved(element, into: &found) }
+        case let dictionary as LCDictionary:
+            for element in dictionary.value.values { collectUnsaved(element, into: &found) }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,45 @@
+extension LCObject {
+    /// Saves the object's changes: `POST` when it is new, `PUT` with the changed fields and operations otherwise.
+    /// New objects and files it points to are saved first.
+    /// - Parameter options: ``SaveOption/query(_:)`` to save only when the object matches, ``SaveOption/fetchWhenSave``
+    ///   to read back the saved values.
+    /// - Throws: `LCError` with the server's code (305 when the query matched nothing).
+    public func save(options: [SaveOption] = []) async throws {
+        try await ObjectSaver(application: application).save(self, options: options)
+    }
+
+    /// Reads the object's fields from the server (all, or only `keys`).
+    /// - Throws: `LCError` 101 when the object does not exist or may not be read.
+    public func fetch(keys: [String]? = nil) async throws {
+        let path = try BatchRequest.requirePath(self)
+        let query: [(String, String)] = keys.map { [("keys", $0.joined(separator: ","))] } ?? []
+        let reply = try await RESTClient(application: application).send("GET", path, query: query, session: sessionForRequests)
+        try didFetch(reply, keys: keys)
+    }
+
+    /// Deletes the object on the server.
+    public func delete() async throws {
+        let path = try BatchRequest.requirePath(self)
+        _ = try await RESTClient(application: application).send("DELETE", path, session: sessionForRequests)
+    }
+
+    /// Saves `objects` (and the new objects they point to) with batch requests.
+    /// - Throws: the first failed object's error; the others are saved.
+    public static func save(_ objects: [LCObject]) async throws {
+        guard let application = objects.first?.application else { return }
+        try await ObjectSaver(application: application).save(objects)
+    }
+
+    /// Deletes `objects` with one batch request.
+    public static func delete(_ objects: [LCObject]) async throws {
+        guard let application = objects.first?.application else { return }
+        try await BatchRequest(application: application).delete(objects)
+    }
+
+    /// Fetches `objects` with one batch request.
+    /// - Throws: `LCError` 101 for an object that does not exist; the others are fetched.
+    public static func fetch(_ objects: [LCObject]) async throws {
+        guard let application = objects.first?.application else { return }
+        try await BatchRequest(application: application).fetch(objects)
+    }
+}

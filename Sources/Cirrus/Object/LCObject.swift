@@ -1,0 +1,149 @@
+import CirrusModel
+import Foundation
+
+/// An object of a class: its fields, and the changes not saved yet.
+///
+/// ```swift
+/// let todo = LCObject(className: "Todo")
+/// try todo.set("title", value: "Sign up for Marathon")
+/// try todo.set("priority", value: 2)
+/// try await todo.save()
+/// ```
+/// Only changed fields and pending atomic operations are sent; objects it points to that were never saved are saved
+/// first. Objects may be shared between tasks: their state is guarded by a lock.
+open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible {
+    /// The app the object belongs to.
+    public let application: LCApplication
+    /// The object's class.
+    public let className: String
+
+    let lock = Lock()
+    var state = State()
+
+    /// What the object knows, guarded by ``lock``.
+    struct State {
+        var objectId: String?
+        var createdAt: Date?
+        var updatedAt: Date?
+        /// The fields as the client sees them (server values with pending operations applied).
+        var properties: [String: any LCValue] = [:]
+        /// The changes the next save sends, by key.
+        var operations: [String: Operation] = [:]
+    }
+
+    /// The class name of objects of this Swift class: the type's name for ``LCObject`` and subclasses of your own,
+    /// `_User` for ``LCUser``, and so on.
+    open class func objectClassName() -> String {
+        String(describing: self)
+    }
+
+    /// A new object of this Swift class's class name.
+    public required init(application: LCApplication = .default) {
+        self.application = application
+        className = Self.objectClassName()
+    }
+
+    /// A new object of `className`.
+    public init(application: LCApplication = .default, className: String) {
+        self.application = application
+        self.className = className
+    }
+
+    /// An object of `className` that exists on the server: ``fetch(keys:)`` reads it, ``save(options:)`` updates it.
+    public convenience init(application: LCApplication = .default, className: String, objectId: String) {
+        self.init(application: application, className: className)
+        state.objectId = objectId
+    }
+
+    /// The class name as the LeanCloud SDK calls it.
+    public var actualClassName: String { className }
+
+    /// The object's id, `nil` until it is saved.
+    public var objectId: LCString? { lock.withLock { state.objectId.map(LCString.init) } }
+
+    /// When the object was created, `nil` until it is saved or fetched.
+    public var createdAt: LCDate? { lock.withLock { state.createdAt.map(LCDate.init) } }
+
+    /// When the object was last changed, `nil` until it is saved or fetched.
+    public var updatedAt: LCDate? { lock.withLock { state.updatedAt.map(LCDate.init) } }
+
+    /// The object's access control list; setting it is saved like any field.
+    public var ACL: LCACL? {
+        get { self.get("ACL") as? LCACL }
+        set { try? set("ACL", value: newValue) }
+    }
+
+    /// Whether there are changes the next save would send.
+    public var hasDataToUpload: Bool { lock.withLock { state.objectId == nil || !state.operations.isEmpty } }
+
+    /// The value of field `key` (`objectId`, `createdAt` and `updatedAt` too), or `nil` when the object has none.
+    open func get(_ key: String) -> (any LCValue)? {
+        switch key {
+        case "objectId": objectId
+        case "createdAt": createdAt
+        case "updatedAt": updatedAt
+        default: lock.withLock { state.properties[key] }
+        }
+    }
+
+    /// Sets field `key` to `value`; `nil` removes the field (``unset(_:)``).
+    /// - Throws: `LCError` for a key the server sets (`objectId`, `createdAt`, `updatedAt`) or an empty key.
+    open func set(_ key: String, value: (any LCValueConvertible)?) throws {
+        guard let value else { return try unset(key) }
+        let converted = value.lcValue
+        if key == "ACL", !(converted is LCACL) { throw LCError(code: .invalidType, reason: "ACL must be an LCACL.") }
+        try record(key, .set(converted))
+    }
+
+    /// Field `key`: reading it is ``get(_:)``; setting it is ``set(_:value:)`` (a failure is ignored).
+    open subscript(key: String) -> (any LCValueConvertible)? {
+        get { get(key) }
+        set { try? set(key, value: newValue) }
+    }
+
+    /// Removes field `key` at the next save (`{"__op":"Delete"}`).
+    open func unset(_ key: String) throws {
+        try record(key, .delete)
+    }
+
+    /// Records `operation` on `key`, merged with the one pending, and applies it to the local value.
+    func record(_ key: String, _ operation: Operation) throws {
+        try Self.validate(key)
+        try lock.withLock {
+            let current = state.properties[key]
+            state.operations[key] = try Operation.merge(state.operations[key], operation, current: current)
+            state.properties[key] = operation.apply(to: current)
+        }
+    }
+
+    /// The REST path of the class (`/classes/<className>`); ``LCFile`` uses `/files`.
+    var endpoint: String { "/classes/" + className }
+
+    /// The REST path of this object, `nil` before it is saved.
+    var objectEndpoint: String? { objectId.map { endpoint + "/" + $0.value } }
+
+    /// Called after a save was recorded; ``LCUser`` forgets the password it sent.
+    func didSaveFields() {}
+
+    /// The session token requests about this object carry: the current user's, or a user's own.
+    var sessionForRequests: RESTClient.Session { .current }
+
+    /// Keys set by the server, which clients may not write.
+    static let reservedKeys: Set<String> = ["objectId", "createdAt", "updatedAt"]
+
+    static func validate(_ key: String) throws {
+        guard !key.isEmpty else { throw LCError.inconsistency("A key may not be empty.") }
+        guard !reservedKeys.contains(key) else { throw LCError.inconsistency("\(key) is set by the server.") }
+    }
+
+    /// The fields other than the ones every object has.
+    public var dictionary: LCDictionary { LCDictionary(values: lock.withLock { state.properties }) }
+
+    open var description: String {
+        let (id, properties) = lock.withLock { (state.objectId, state.properties) }
+        let fields = properties.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        return "\(className)(\(id ?? "new"))" + (fields.isEmpty ? "" : " {\(fields)}")
+    }
+
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,63 @@
+import CirrusModel
+
+/// Saves objects: new objects they point to first (files uploaded, objects in batches, level by level), then the
+/// objects themselves.
+struct ObjectSaver {
+    let application: LCApplication
+
+    private var client: RESTClient { RESTClient(application: application) }
+
+    /// Saves `object` with one request, after the new objects it points to.
+    func save(_ object: LCObject, options: [LCObject.SaveOption]) async throws {
+        try await saveInLevels(dependencies(of: [object]).filter { $0 !== object })
+        try await saveOne(object, options: options)
+    }
+
+    /// Saves `objects` and the new objects they point to, with as few batch requests as the references allow.
+    func save(_ objects: [LCObject]) async throws {
+        try await saveInLevels(dependencies(of: objects))
+    }
+
+    /// One object alone: `POST` for a new one, `PUT` for an existing one with changes, nothing otherwise.
+    func saveOne(_ object: LCObject, options: [LCObject.SaveOption]) async throws {
+        if let file = object as? LCFile, file.objectId == nil {
+            return try await file.upload(progress: nil)
+        }
+        let operations = object.pendingOperations()
+        let path = object.objectEndpoint ?? object.endpoint
+        guard object.objectId == nil || !operations.isEmpty else { return }
+        let method = object.objectId == nil ? "POST" : "PUT"
+        let reply = try await client.send(
+            method, path, query: options.parameters, body: LCObject.body(operations), session: object.sessionForRequests
+        )
+        object.didSave(reply, sent: operations)
+    }
+
+    /// `roots` and every new object reachable from them through pending operations, each once.
+    private func dependencies(of roots: [LCObject]) -> [LCObject] {
+        var found: [LCObject] = []
+        var queue = roots
+        while let next = queue.first {
+            queue.removeFirst()
+            guard !found.contains(where: { $0 === next }) else { continue }
+            found.append(next)
+            queue.append(contentsOf: next.unsavedReferences())
+        }
+        return found
+    }
+
+    /// Uploads new files, then saves the others in levels: each level holds the objects whose new references are
+    /// all saved, in one batch request.
+    private func saveInLevels(_ objects: [LCObject]) async throws {
+        for file in objects.compactMap({ $0 as? LCFile }) where file.objectId == nil {
+            try await file.upload(progress: nil)
+        }
+        var remaining = objects.filter { !($0 is LCFile) && $0.hasDataToUpload }
+        while !remaining.isEmpty {
+            let level = remaining.filter { object in object.unsavedReferences().allSatisfy { $0 === object } }
+            guard !level.isEmpty else { throw LCError.inconsistency("New objects point to each other; save one of them first.") }
+            try await BatchRequest(application: application).save(level)
+            remaining.removeAll { object in level.contains { $0 === object } }
+        }
+    }
+}

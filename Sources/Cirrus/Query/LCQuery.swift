@@ -1,0 +1,151 @@
+import CirrusModel
+import Foundation
+
+/// A query on one class: conditions (`whereKey`), order, keys, includes, `limit` and `skip`.
+///
+/// ```swift
+/// let query = LCQuery(className: "Todo")
+/// query.whereKey("priority", .greaterThanOrEqualTo(2))
+/// query.whereKey("createdAt", .descending)
+/// query.limit = 10
+/// let todos = try await query.find()
+/// ```
+public final class LCQuery: @unchecked Sendable {
+    /// The app queried.
+    public let application: LCApplication
+    /// The class queried.
+    public let className: String
+
+    private let lock = Lock()
+    private var conditions: [String: JSON] = [:]
+    private var orders: [String] = []
+    private var selectedKeys: [String] = []
+    private var includedKeys: [String] = []
+    private var limitValue: Int?
+    private var skipValue: Int?
+    private var relation: (object: LCObject, key: String)?
+    private var redirect: String?
+
+    public init(application: LCApplication = .default, className: String) {
+        self.application = application
+        self.className = className
+    }
+
+    /// The most objects a find returns (the server's default is 100, its maximum 1000).
+    public var limit: Int? {
+        get { lock.withLock { limitValue } }
+        set { lock.withLock { limitValue = newValue } }
+    }
+
+    /// How many matching objects a find skips.
+    public var skip: Int? {
+        get { lock.withLock { skipValue } }
+        set { lock.withLock { skipValue = newValue } }
+    }
+
+    /// The object and key of a relation query (`$relatedTo`).
+    var relatedTo: (object: LCObject, key: String)? {
+        get { lock.withLock { relation } }
+        set { lock.withLock { relation = newValue } }
+    }
+
+    /// `redirectClassNameForKey`: the server answers with the members' class.
+    var redirectKey: String? {
+        get { lock.withLock { redirect } }
+        set { lock.withLock { redirect = newValue } }
+    }
+
+    /// Adds a constraint on `key`: a condition, an ordering, a key to return or a pointer to include.
+    public func whereKey(_ key: String, _ constraint: Constraint) {
+        switch constraint {
+        case .selected: lock.withLock { selectedKeys.append(key) }
+        case .included: lock.withLock { includedKeys.append(key) }
+        case .ascending: lock.withLock { orders.append(key) }
+        case .descending: lock.withLock { orders.append("-" + key) }
+        case .equalTo(let value): lock.withLock { conditions[key] = ValueCoder.encode(value.lcValue) }
+        case .relatedTo(let object): relatedTo = (object, key)
+        default: add(key, ConstraintEncoder.operators(constraint))
+        }
+    }
+
+    /// Adds operators to the ones on `key` (an equality is replaced).
+    private func add(_ key: String, _ operators: [String: JSON]) {
+        lock.withLock {
+            var current = conditions[key]?.objectValue ?? [:]
+            if current.keys.contains(where: { !$0.hasPrefix("$") }) || conditions[key].map({ $0.objectValue == nil }) == true {
+                current = [:]
+            }
+            current.merge(operators) { _, new in new }
+            conditions[key] = .object(current)
+        }
+    }
+
+    /// A query for objects matching this query or `query` (`$or`).
+    public func or(_ query: LCQuery) -> LCQuery {
+        combine(query, "$or")
+    }
+
+    /// A query for objects matching this query and `query` (`$and`).
+    public func and(_ query: LCQuery) -> LCQuery {
+        combine(query, "$and")
+    }
+
+    private func combine(_ query: LCQuery, _ name: String) -> LCQuery {
+        let combined = LCQuery(application: application, className: className)
+        combined.lock.withLock { combined.conditions[name] = .array([whereJSON, query.whereJSON]) }
+        return combined
+    }
+
+    /// The `where` document.
+    var whereJSON: JSON {
+        lock.withLock {
+            var members = conditions
+            if let relation {
+                members["$relatedTo"] = ["object": ValueCoder.pointer(relation.object), "key": .string(relation.key)]
+            }
+            return .object(members)
+        }
+    }
+
+    /// The `where` document as text.
+    var whereText: String { JSONWriter.string(whereJSON) }
+
+    /// `{"where","className"}`, the inner query of `$inQuery` and `$select`.
+    var innerJSON: JSON {
+        ["where": whereJSON, "className": .string(className)]
+    }
+
+    /// The query parameters of a find (`count` adds `count=1&limit=0`).
+    func parameters(count: Bool = false, limit overridden: Int? = nil) -> [(String, String)] {
+        var parameters: [(String, String)] = [("where", whereText)]
+        let options = lock.withLock {
+            Options(orders: orders, selected: selectedKeys, included: includedKeys, limit: limitValue, skip: skipValue, redirect: redirect)
+        }
+        if !options.orders.isEmpty { parameters.append(("order", options.orders.joined(separator: ","))) }
+        if !options.selected.isEmpty { parameters.append(("keys", options.selected.joined(separator: ","))) }
+        if !options.included.isEmpty { parameters.append(("include", options.included.joined(separator: ","))) }
+        if count {
+            parameters += [("count", "1"), ("limit", "0")]
+        } else {
+            if let limit = overridden ?? options.limit { parameters.append(("limit", String(limit))) }
+            if let skip = options.skip { parameters.append(("skip", String(skip))) }
+        }
+        if let redirect = options.redirect { parameters.append(("redirectClassNameForKey", redirect)) }
+        return parameters
+    }
+
+    /// The parts of a find other than `where`.
+    private struct Options {
+        let orders: [String]
+        let selected: [String]
+        let included: [String]
+        let limit: Int?
+        let skip: Int?
+        let redirect: String?
+    }
+
+    /// The keys and includes of a `get`.
+    var fetchParameters: [(String, String)] {
+        parameters().filter { $0.0 == "keys" || $0.0 == "include" }
+    }
+}

@@ -1,0 +1,39 @@
+/// A location, sent as `{"__type":"GeoPoint","latitude":…,"longitude":…}`.
+public final class LCGeoPoint: LCValue, Hashable {
+    public let latitude: Double
+    public let longitude: Double
+
+    public init(latitude: Double = 0, longitude: Double = 0) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// A distance for ``LCQuery/Constraint/locatedNear(_:from:to:)``.
+    public struct Distance: Sendable, Hashable {
+        public let value: Double
+        public let unit: Unit
+
+        /// The unit of a distance.
+        public enum Unit: String, Sendable {
+            case mile = "Miles"
+            case kilometer = "Kilometers"
+            case radian = "Radians"
+        }
+
+        public init(value: Double, unit: Unit) {
+            self.value = value
+            self.unit = unit
+        }
+    }
+
+    public var description: String { "(\(latitude), \(longitude))" }
+
+    public static func == (lhs: LCGeoPoint, rhs: LCGeoPoint) -> Bool {
+        lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(latitude)
+        hasher.combine(longitude)
+    }
+}

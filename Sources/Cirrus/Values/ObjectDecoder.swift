@@ -1,0 +1,70 @@
+import CirrusModel
+import Foundation
+
+/// Turns REST JSON into values and objects of one app.
+struct ObjectDecoder {
+    let application: LCApplication
+
+    /// The value of `json`; `__type` objects become their LC types, objects (pointers and included objects)
+    /// ``LCObject``s of their class.
+    func value(_ json: JSON) -> any LCValue {
+        switch json {
+        case .null: return LCNull()
+        case .bool(let flag): return LCBool(flag)
+        case .int(let number): return LCNumber(Double(number))
+        case .double(let number): return LCNumber(number)
+        case .string(let text): return LCString(text)
+        case .array(let elements): return LCArray(values: elements.map(value))
+        case .object(let members): return typed(members) ?? LCDictionary(values: members.mapValues(value))
+        }
+    }
+
+    /// The value of a field of `parent`: like ``value(_:)``, but relations know their field and object.
+    func field(_ key: String, _ json: JSON, parent: LCObject) -> any LCValue {
+        if key == "ACL", let acl = ValueCoder.acl(json) { return acl }
+        if json.typeTag == "Relation" {
+            return LCRelation(key: key, parent: parent, objectClassName: json["className"]?.stringValue)
+        }
+        return value(json)
+    }
+
+    private func typed(_ members: [String: JSON]) -> (any LCValue)? {
+        switch members["__type"]?.stringValue {
+        case "Date": return members["iso"]?.stringValue.flatMap { LCDate(isoString: $0) }
+        case "Bytes": return members["base64"]?.stringValue.flatMap { LCData(base64EncodedString: $0) }
+        case "GeoPoint":
+            guard let latitude = members["latitude"]?.doubleValue, let longitude = members["longitude"]?.doubleValue else { return nil }
+            return LCGeoPoint(latitude: latitude, longitude: longitude)
+        case "Pointer", "Object":
+            guard let className = members["className"]?.stringValue else { return nil }
+            return object(.object(members), className: className)
+        case "File": return file(members)
+        case "Relation": return LCRelation(key: "", parent: nil, objectClassName: members["className"]?.stringValue)
+        default: return nil
+        }
+    }
+
+    /// An object of `className` (an ``LCUser`` for `_User`, …) holding the fields of `json`.
+    func object(_ json: JSON, className: String) -> LCObject {
+        let object = ObjectRegistry.make(application: application, className: className)
+        object.merge(json.objectValue ?? [:], decoder: self)
+        return object
+    }
+
+    /// A file of a `{"__type":"File"}` value: `id` (or `objectId`), `name`, `url`, `mime_type`, `metaData`.
+    private func file(_ members: [String: JSON]) -> LCFile {
+        var fields = members
+        if let id = members["id"], fields["objectId"] == nil { fields["objectId"] = id }
+        fields["id"] = nil
+        let file = LCFile(application: application)
+        file.merge(fields, decoder: self)
+        return file
+    }
+
+    /// A date of a reply: an ISO text (`createdAt`) or a `{"__type":"Date"}` value.
+    static func date(_ json: JSON?) -> Date? {
+        if let text = json?.stringValue { return LCDate(isoString: text)?.value }
+        if json?.typeTag == "Date", let text = json?["iso"]?.stringValue { return LCDate(isoString: text)?.value }
+        return nil
+    }
+}

@@ -1,0 +1,129 @@
+public import CirrusServer
+public import CirrusServices
+public import CirrusStorage
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An in-process server listening on a loopback port, for clients that need real HTTP (URLSession, the Swift SDK).
+///
+/// It is built exactly like ``TestServer/with(maximumObjectSize:maximumBodySize:accounts:configure:_:)`` builds its
+/// server, on a fresh data directory, but it serves sockets. The port is chosen before the server is built, so that
+/// the URLs the server hands out (file upload URLs, file URLs, links in e-mails) point at it.
+public struct LiveTestServer: Sendable {
+    /// `http://127.0.0.1:<port>`, without a trailing slash.
+    public let baseURL: String
+    /// The keys of the app (``TestServer/keys``).
+    public let keys: AppKeys
+    /// The server's store, for checks that no endpoint exposes.
+    public let store: any StorageAdapter
+    /// The e-mails the server sent.
+    public let mailOutbox: OutboxMailSender
+    /// The SMS messages the server sent.
+    public let smsOutbox: OutboxSMSSender
+
+    /// Runs `body` against a new server listening on `127.0.0.1` at a free port, then stops the server, closes its
+    /// store and removes its data directory.
+    /// - Parameters:
+    ///   - accounts: password, session and lock-out settings; by default a cheap password hash.
+    ///   - configure: changes to the server configuration, made after the outboxes were set.
+    public static func with<T: Sendable>(
+        accounts: AccountSettings = TestServer.fastAccounts, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (LiveTestServer) async throws -> T
+    ) async throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let port = try FreeLoopbackPort.next()
+        var configuration = ServerConfiguration(
+            host: "127.0.0.1", port: port, dataDirectory: directory.path, keys: TestServer.keys, logLevel: .warning, accounts: accounts
+        )
+        let mailOutbox = OutboxMailSender()
+        let smsOutbox = OutboxSMSSender()
+        configuration.mailSender = mailOutbox
+        configuration.smsSender = smsOutbox
+        configure(&configuration)
+        let server = try await CirrusServer.build(configuration)
+        let live = LiveTestServer(
+            baseURL: "http://127.0.0.1:\(configuration.port)", keys: server.keys, store: server.store, mailOutbox: mailOutbox,
+            smsOutbox: smsOutbox
+        )
+        return try await serve(server, live: live, body)
+    }
+
+    /// Runs the application until `body` has finished; `body` starts once the server listens.
+    private static func serve<T: Sendable>(
+        _ server: CirrusServer, live: LiveTestServer, _ body: @Sendable (LiveTestServer) async throws -> T
+    ) async throws -> T {
+        let (running, signal) = AsyncStream<Bool>.makeStream()
+        let application = Application(
+            responder: server.application.responder, configuration: server.application.configuration,
+            services: server.application.services, onServerRunning: { _ in signal.yield(true) }, logger: server.application.logger
+        )
+        let services = ServiceGroup(configuration: .init(services: [application], logger: server.application.logger))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { signal.finish() }
+                try await services.run()
+            }
+            var started = false
+            for await flag in running {
+                started = flag
+                break
+            }
+            guard started else {
+                try await group.waitForAll()
+                throw LiveTestServerError(description: "the server stopped before it listened on \(live.baseURL)")
+            }
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(live))
+            } catch {
+                result = .failure(error)
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return try result.get()
+        }
+    }
+}
+
+/// A failure to start the live test server.
+public struct LiveTestServerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Asks the kernel for a TCP port that is free on the loopback interface.
+enum FreeLoopbackPort {
+    /// A port nobody listens on right now (bound to port 0, read back, released).
+    static func next() throws -> Int {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw LiveTestServerError(description: "socket() failed: errno \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        _ = inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 ? getsockname(descriptor, $0, &length) : -1
+            }
+        }
+        guard named == 0 else { throw LiveTestServerError(description: "bind() failed: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
