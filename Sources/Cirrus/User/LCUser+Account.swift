@@ -36,13 +36,13 @@ extension LCUser {
         application.currentUser = nil
     }
 
-    private static func logIn(_ application: LCApplication, _ body: JSON) async throws -> LCUser {
+    static func logIn(_ application: LCApplication, _ body: JSON) async throws -> LCUser {
         let reply = try await RESTClient(application: application).send("POST", "/login", body: body, session: .token(nil))
         return try become(application, reply, sessionToken: nil)
     }
 
     /// The user of a log-in reply, made the current user.
-    private static func become(_ application: LCApplication, _ reply: JSON, sessionToken: String?) throws -> LCUser {
+    static func become(_ application: LCApplication, _ reply: JSON, sessionToken: String?) throws -> LCUser {
         guard var members = reply.objectValue, members["objectId"] != nil else { throw LCError.malformed("The log-in reply has no user.") }
         if members["sessionToken"] == nil, let sessionToken { members["sessionToken"] = .string(sessionToken) }
         guard let user = ObjectDecoder(application: application).object(.object(members), className: objectClassName()) as? LCUser else {
