@@ -88,6 +88,7 @@ let package = Package(
             dependencies: [
                 "CirrusModel", "CirrusServices",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

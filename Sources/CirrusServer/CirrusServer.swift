@@ -43,7 +43,7 @@ public struct CirrusServer: Sendable {
         let accounts = accountSettings(configuration)
         let fileSettings = FileSettings(
             publicURL: accounts.messaging.publicURL ?? "http://127.0.0.1:\(configuration.port)", maximumSize: configuration.maximumFileSize,
-            signingKey: FileService.signingKey(masterKey: keys.masterKey)
+            signingKey: FileService.signingKey(masterKey: keys.masterKey), uploadRate: configuration.uploadRateLimit
         )
         var services = ServiceConfiguration(
             maximumObjectSize: configuration.maximumObjectSize, accounts: accounts, authDataValidator: configuration.authDataValidator
@@ -57,10 +57,11 @@ public struct CirrusServer: Sendable {
             try? await store.close()
             throw error
         }
-        let responder = HTTPServices.makeResponder(
+        var responder = HTTPServices.makeResponder(
             objects: objects, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger, transports: transports,
             files: FileService(objects: objects, storage: storage, settings: fileSettings)
         )
+        responder.clientAddressHeader = configuration.clientAddressHeader
         let application = Application(
             responder: responder,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),

@@ -41,6 +41,11 @@ public struct ServerConfiguration: Sendable {
     public var s3: S3Configuration?
     /// The largest file accepted, in bytes.
     public var maximumFileSize: Int = 20 * 1024 * 1024
+    /// How many uploads one client may start per window (LeanCloud's 430 beyond it).
+    public var uploadRateLimit: RateLimit = .uploadDefault
+    /// The header a trusted reverse proxy puts the client's address in (`X-Forwarded-For`); `nil`: the client is the
+    /// connection's peer. Set it only behind a proxy that overwrites the header, or clients choose their address.
+    public var clientAddressHeader: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

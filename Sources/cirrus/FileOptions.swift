@@ -1,6 +1,8 @@
 import ArgumentParser
 import CirrusS3
 import CirrusServer
+import CirrusModel
+import CirrusServices
 import Foundation
 
 /// The file settings of `cirrus serve`: the size limit, and where contents are kept (the data directory, or an
@@ -8,6 +10,12 @@ import Foundation
 struct FileOptions: ParsableArguments {
     @Option(help: "Largest uploaded file, in bytes (CIRRUS_MAX_FILE_SIZE, default 20971520).")
     var maxFileSize: Int?
+
+    @Option(help: "Uploads one client may start, as N/s, N/min or N/h joined by commas, or off (CIRRUS_UPLOAD_RATE_LIMIT, default 10/s,30/min; LeanCloud's was 1/s,30/min).")
+    var uploadRateLimit: String?
+
+    @Option(help: "Header a trusted reverse proxy puts the client address in, e.g. X-Forwarded-For (CIRRUS_CLIENT_IP_HEADER).")
+    var clientIpHeader: String?
 
     @Option(help: "Endpoint of an S3-compatible store; with it, file contents go to --s3-bucket (CIRRUS_S3_ENDPOINT).")
     var s3Endpoint: String?
@@ -36,6 +44,19 @@ struct FileOptions: ParsableArguments {
         if let size = try values.integer(maxFileSize, "CIRRUS_MAX_FILE_SIZE") {
             guard size > 0 else { throw ValidationError("The maximum file size must be positive.") }
             configuration.maximumFileSize = size
+        }
+        if let limit = values.string(uploadRateLimit, "CIRRUS_UPLOAD_RATE_LIMIT") {
+            do {
+                configuration.uploadRateLimit = try RateLimit(parsing: limit)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+        if let header = values.string(clientIpHeader, "CIRRUS_CLIENT_IP_HEADER") {
+            guard !header.isEmpty, header.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw ValidationError("'\(header)' is not a header name.")
+            }
+            configuration.clientAddressHeader = header
         }
         guard let endpoint = values.string(s3Endpoint, "CIRRUS_S3_ENDPOINT") else { return }
         guard let url = URL(string: endpoint), let bucket = values.string(s3Bucket, "CIRRUS_S3_BUCKET"),

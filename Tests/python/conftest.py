@@ -110,6 +110,24 @@ def cirrus(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def parse(cirrus):
+    """parse_rest (ParsePy) pointed at the server: its API root is copied into several modules at import time.
+    Returns (connection, datatypes, user) modules, registered with the app key."""
+    import parse_rest.connection as connection
+    import parse_rest.datatypes as datatypes
+    import parse_rest.user as user
+
+    root = cirrus.url + "/1"
+    connection.API_ROOT = datatypes.API_ROOT = user.API_ROOT = root
+    connection.ParseBase.ENDPOINT_ROOT = root
+    connection.ParseBatcher.ENDPOINT_ROOT = root + "/batch"
+    user.User.ENDPOINT_ROOT = root + "/users"
+    datatypes.File.ENDPOINT_ROOT = root + "/files"
+    connection.register(APP_ID, APP_KEY)
+    return connection, datatypes, user
+
+
+@pytest.fixture(scope="session")
 def leancloud_sdk(cirrus):
     """The `leancloud` module, initialised with the app key (not the master key) against the server."""
     previous = os.environ.get("LEANCLOUD_API_SERVER")

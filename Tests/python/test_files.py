@@ -68,3 +68,26 @@ def test_bmobpy_upload_serves_the_content(cirrus, tmp_path):
     assert uploaded, client.getError()
     assert uploaded.url.startswith(cirrus.url + "/files/")
     assert requests.get(uploaded.url, timeout=10).content == b"bmob file body"
+
+
+def test_parsepy_file_saves_attaches_and_reads_back_for_both_sdks(parse, leancloud, class_name):
+    _, datatypes, _ = parse
+    body = "parse file %s" % uuid.uuid4()
+    uploaded = datatypes.File("notes.txt", body, "text/plain")
+    uploaded.save()
+    assert uploaded.url.endswith("/files/" + uploaded.name)
+    assert requests.get(uploaded.url, timeout=10).text == body
+
+    Holder = type(class_name, (datatypes.Object,), {})
+    holder = Holder(attachment=uploaded)
+    holder.save()
+    again = Holder.Query.get(objectId=holder.objectId)
+    assert again.attachment.url == uploaded.url
+    assert again.attachment.name == uploaded.name
+
+    # Cirrus linked the Parse value to the file's row: the LeanCloud SDK reads a full file.
+    seen = leancloud.Query(class_name).get(holder.objectId).get("attachment")
+    assert seen.id and seen.url == uploaded.url
+    assert seen.name == "notes.txt"
+    assert seen.key == uploaded.name
+    assert seen.size == len(body)

@@ -10,22 +10,6 @@ import requests
 from conftest import APP_ID, APP_KEY
 
 
-@pytest.fixture(scope="module")
-def parse(cirrus):
-    """parse_rest pointed at the server: its API root is copied into several modules at import time."""
-    import parse_rest.connection as connection
-    import parse_rest.datatypes as datatypes
-    import parse_rest.user as user
-
-    root = cirrus.url + "/1"
-    connection.API_ROOT = datatypes.API_ROOT = user.API_ROOT = root
-    connection.ParseBase.ENDPOINT_ROOT = root
-    connection.ParseBatcher.ENDPOINT_ROOT = root + "/batch"
-    user.User.ENDPOINT_ROOT = root + "/users"
-    connection.register(APP_ID, APP_KEY)
-    return connection, datatypes, user
-
-
 @contextlib.contextmanager
 def as_user(connection, token):
     """parse_rest's SessionToken never takes the token away again (a client bug), so later calls would still send it."""

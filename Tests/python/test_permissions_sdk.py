@@ -45,13 +45,8 @@ def test_sdk_queries_follow_class_permissions_set_through_the_schema_api(leanclo
     assert schema["n"] == {"type": "Number"}
 
 
-def test_parsepy_drops_an_empty_class_through_the_schema_api(cirrus):
-    import parse_rest.connection as connection
-    import parse_rest.datatypes as datatypes
-
-    root = cirrus.url + "/1"
-    connection.API_ROOT = datatypes.API_ROOT = root
-    connection.ParseBase.ENDPOINT_ROOT = root
+def test_parsepy_drops_an_empty_class_through_the_schema_api(cirrus, parse):
+    connection, datatypes, _ = parse
     name = "Drop" + uuid.uuid4().hex[:8]
     Droppable = type(name, (datatypes.Object,), {})
     connection.register(APP_ID, APP_KEY, master_key=MASTER_KEY)

@@ -30,6 +30,7 @@ struct FilesController: Sendable {
         // bmobpy deletes `<url>` as `DELETE /2/files/upyun<path of url>`, the path being `/files/<key>` here.
         router.on(.delete, "2/files/:cdn/files/:key", dialects: [.bmob]) { try await deleteByKey($0, key: $0.parameter("key")) }
         router.on(.delete, "2/files/:cdn/:key", dialects: [.bmob]) { try await deleteByKey($0, key: $0.parameter("key")) }
+        router.on(.post, "2/cdnBatchDelete", dialects: [.bmob]) { try await deleteBatch($0) }
     }
 
 
@@ -37,6 +38,7 @@ struct FilesController: Sendable {
     /// the provider whose protocol the SDKs drive with a plain `PUT` of the bytes to `upload_url`.
     func startUpload(_ request: APIRequest) async throws -> APIResponse {
         let body = try request.objectBody()
+        try await files.admitUpload(client: request.clientAddress, caller: request.caller)
         let pending = try await files.startUpload(try Self.upload(body), uploadPath: Self.uploadPath, caller: request.caller)
         var reply = rowReply(pending.file)
         reply["token"] = .string(pending.token)
@@ -57,6 +59,7 @@ struct FilesController: Sendable {
     func createExternal(_ request: APIRequest) async throws -> APIResponse {
         let body = try request.objectBody()
         guard let url = body["url"]?.stringValue else { throw APIError(.invalidParameter, "An external file needs a url.") }
+        try await files.admitUpload(client: request.clientAddress, caller: request.caller)
         let file = try await files.storeExternal(try Self.upload(body), url: url, caller: request.caller)
         return APIResponse(status: .created, body: ["objectId": .string(file.objectId), "createdAt": .string(request.dialect.format(file.createdAt))],
             headers: [(.location, "\(request.pathPrefix)/files/\(file.objectId)")])
@@ -72,10 +75,46 @@ struct FilesController: Sendable {
         return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
     }
 
+    /// Bmob's `POST /2/cdnBatchDelete {"<cdn>": ["<url without its domain>", …]}` → `{"msg":"ok"}`, or
+    /// `{"code":154,"error":…,"fail":{"<cdn>":[…]}}` listing the URLs that could not be deleted (missing or denied).
+    func deleteBatch(_ request: APIRequest) async throws -> APIResponse {
+        let body = try request.objectBody()
+        guard case .object(let groups) = body, !groups.isEmpty else {
+            throw APIError(.invalidParameter, "Expected {\"<cdn>\": [\"<url>\", …]}.")
+        }
+        var failed: [String: JSON] = [:]
+        for (cdn, value) in groups.sorted(by: { $0.key < $1.key }) {
+            guard case .array(let urls) = value else { throw APIError(.invalidParameter, "The URLs of '\(cdn)' must be an array of strings.") }
+            var failures: [JSON] = []
+            for url in urls {
+                guard let text = url.stringValue else { throw APIError(.invalidParameter, "The URLs of '\(cdn)' must be an array of strings.") }
+                do {
+                    try await files.delete(key: Self.key(ofURL: text), caller: request.caller)
+                } catch let error as APIError where error.reason != .internalError {
+                    failures.append(url)
+                }
+            }
+            if !failures.isEmpty { failed[cdn] = .array(failures) }
+        }
+        guard !failed.isEmpty else { return APIResponse(body: ["msg": "ok"]) }
+        return APIResponse(status: .badRequest, body: ["code": 154, "error": "Some files could not be deleted.", "fail": .object(failed)])
+    }
+
+    /// The key in a file URL, with or without its scheme and host (`…/files/<key>`, `files/<key>`, `<key>`).
+    static func key(ofURL url: String) -> String {
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        return path.split(separator: "/").last.map(String.init) ?? path
+    }
+
     /// Parse `POST /files/<name>` → 201 `{name, url}`; Bmob `POST /2/files/<name>` → `{filename, url, cdn}`. The
     /// body is the content; its type is the request's `Content-Type`, else the name's.
     func upload(_ request: APIRequest) async throws -> APIResponse {
         let name = request.parameter("name")
+        if request.dialect == .bmob, FileNaming.fileExtension(name) == nil {
+            // Bmob's REST guide: the name must carry an extension (146).
+            throw APIError(.invalidFileName, "The file name '\(name)' needs an extension.")
+        }
+        try await files.admitUpload(client: request.clientAddress, caller: request.caller)
         let upload = FileService.Upload(name: name, mimeType: request.contentType)
         let file = try await files.store(upload, content: request.bodyText ?? [], caller: request.caller)
         let key = file.fields["key"]?.stringValue ?? ""

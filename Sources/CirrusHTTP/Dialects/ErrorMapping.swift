@@ -97,6 +97,9 @@ extension Dialect {
         case .invalidAuthData: (400, 250)
         case .authDataTaken: (400, 208)
         case .invalidFileName: (400, 122)
+        case .fileTooLarge: (413, 413)
+        // The REST guide's 430: uploads beyond the per-client rate.
+        case .rateLimited: (429, 430)
         }
     }
 
@@ -150,6 +153,9 @@ extension Dialect {
         case .invalidAuthData: (400, 250)
         case .authDataTaken: (400, 208)
         case .invalidFileName: (400, 122)
+        // parse-server: 130 FILE_SAVE_ERROR "File size exceeds maximum allowed"; 155 REQUEST_LIMIT_EXCEEDED.
+        case .fileTooLarge: (413, 130)
+        case .rateLimited: (429, 155)
         }
     }
 
@@ -199,6 +205,9 @@ extension Dialect {
         case .classNotEmpty: (400, 10074)
         case .invalidAuthData, .authDataTaken: (400, 208)
         case .invalidFileName: (400, 146)
+        // Bmob's REST guide: files over the limit get 145; 10076 is its QPS limit.
+        case .fileTooLarge: (400, 145)
+        case .rateLimited: (400, 10076)
         }
     }
 }

@@ -46,9 +46,8 @@ struct ObjectEncoder {
                     members["iso"] = .string(dialect.format(stamp))
                 }
                 return .object(members)
-            case "File" where dialect == .bmob:
-                if members["filename"] == nil, let name = members.removeValue(forKey: "name") { members["filename"] = name }
-                return .object(members)
+            case "File":
+                return convertFile(members)
             case "Pointer" where members["createdAt"] != nil:
                 members["__type"] = "Object"
                 for (key, member) in members where key != "__type" { members[key] = convertIncludedMember(key, member) }
@@ -59,6 +58,25 @@ struct ObjectEncoder {
         default:
             return value
         }
+    }
+
+    /// A file value in Parse's `{"__type":"File","name":"<key>","url"}` or Bmob's `{"__type":"File","filename","url","cdn"}`
+    /// shape. A file expanded from its row (it has a `key`) gets exactly that; a value stored as a client sent it keeps
+    /// its members, Bmob's `name` read as `filename`.
+    private func convertFile(_ stored: [String: JSON]) -> JSON {
+        var members = stored
+        if let key = stored["key"], stored["objectId"] != nil {
+            members = ["__type": "File", "url": stored["url"] ?? .null]
+            switch dialect {
+            case .parse: members["name"] = key
+            default:
+                members["filename"] = stored["name"] ?? key
+                members["cdn"] = "cirrus"
+            }
+            return .object(members)
+        }
+        if dialect == .bmob, members["filename"] == nil, let name = members.removeValue(forKey: "name") { members["filename"] = name }
+        return .object(members)
     }
 
     private func convertIncludedMember(_ key: String, _ value: JSON) -> JSON {

@@ -22,6 +22,8 @@ public struct APIRequest: Sendable {
     public var installationId: String?
     /// The request's `Content-Type` (the type of an uploaded file).
     public var contentType: String?
+    /// The client's network address, for per-client limits; `nil` when unknown.
+    public var clientAddress: String?
     /// Route parameters, filled by the router (`className`, `objectId`).
     public var parameters: [String: String] = [:]
     /// Whether this is one request of a batch.

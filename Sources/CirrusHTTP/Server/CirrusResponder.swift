@@ -1,12 +1,13 @@
 import CirrusModel
 import CirrusServices
 public import Hummingbird
+import HTTPTypes
 import Logging
 
 /// The Hummingbird responder: reads the dialect, body, method override and credentials of each request,
 /// dispatches it through the ``APIRouter`` and writes the JSON reply with CORS headers.
 public struct CirrusResponder: HTTPResponder {
-    public typealias Context = BasicRequestContext
+    public typealias Context = CirrusRequestContext
 
     let router: APIRouter
     let authenticator: Authenticator
@@ -19,6 +20,13 @@ public struct CirrusResponder: HTTPResponder {
     var pages: AccountPagesController? = nil
     /// The contents of uploaded files (`/files/<key>`), outside the API prefixes.
     var downloads: FileDownloads? = nil
+    /// A header a trusted proxy puts the client's address in (`X-Forwarded-For`, `X-Real-IP`); without it the
+    /// client is the connection's peer.
+    public var clientAddressHeader: String? {
+        get { clientAddressField?.rawName }
+        set { clientAddressField = newValue.flatMap { HTTPField.Name($0) } }
+    }
+    var clientAddressField: HTTPField.Name? = nil
 
     /// Keys of a method-override body that are request metadata, not object fields.
     static let overrideKeys: Set<String> = [
@@ -35,7 +43,8 @@ public struct CirrusResponder: HTTPResponder {
         }
         if request.method == .options { return preflight(request) }
         do {
-            let apiRequest = try await makeRequest(request, path: path)
+            var apiRequest = try await makeRequest(request, path: path)
+            apiRequest.clientAddress = clientAddress(request, context: context)
             return encode(await router.dispatch(apiRequest))
         } catch {
             return encode(ErrorReply.response(for: error, dialect: path.dialect))
@@ -53,6 +62,7 @@ public struct CirrusResponder: HTTPResponder {
             let buffer = try await request.collectBody(upTo: limit)
             body = Array(buffer.readableBytesView)
         } catch {
+            if addressed?.takesUpload == true { throw APIError(.fileTooLarge, "The file is larger than \(limit) bytes.") }
             throw APIError(.requestTooLarge, "The request body is larger than \(limit) bytes.")
         }
         var method = request.method
@@ -86,6 +96,17 @@ public struct CirrusResponder: HTTPResponder {
             }
         }
         return apiRequest
+    }
+
+    /// Who sent the request: the first address of the trusted proxy header when one is configured and present,
+    /// else the connection's peer.
+    func clientAddress(_ request: Request, context: Context) -> String? {
+        if let name = clientAddressField, let forwarded = request.headers[name],
+            let first = forwarded.split(separator: ",").first.map({ $0.filter { !$0.isWhitespace } }), !first.isEmpty
+        {
+            return String(first)
+        }
+        return context.remoteAddress?.ipAddress
     }
 
     /// A `POST` whose JSON body carries `_method` or `_ApplicationId`: the real method, the metadata

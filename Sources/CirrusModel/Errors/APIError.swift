@@ -73,6 +73,10 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case authDataTaken
         /// A file name that is empty, too long or holds forbidden characters.
         case invalidFileName
+        /// A file larger than the configured maximum.
+        case fileTooLarge
+        /// A client sent more requests of a kind than its rate limit allows (uploads).
+        case rateLimited
         // Schemas.
         /// Creating a class that exists.
         case classExists

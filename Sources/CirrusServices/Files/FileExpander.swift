@@ -3,7 +3,7 @@ import CirrusStorage
 
 /// Writes file values the way LeanCloud reads them back: a stored `{"__type":"File","id":…}` becomes the file's row
 /// (`objectId`, `name`, `url`, `mime_type`, `metaData`, …, recording R#2), with one store round trip for all the files
-/// of a reply. Files in arrays are expanded too; a file whose row is gone stays as stored.
+/// of a reply. Files in arrays and in included objects are expanded too; a file whose row is gone stays as stored.
 struct FileExpander {
     let store: any StorageAdapter
     let visibility: FieldVisibility
@@ -30,11 +30,14 @@ struct FileExpander {
         }
     }
 
-    /// The row ids of the file values of a field: a file, or the files of an array.
+    /// The row ids of the file values of a field: a file, the files of an array, and the files of an included
+    /// object (a pointer expanded by `include`), at any depth.
     static func fileIds(in value: JSON) -> [String] {
+        if let id = fileId(value) { return [id] }
         switch value {
-        case .array(let elements): elements.compactMap(fileId)
-        default: fileId(value).map { [$0] } ?? []
+        case .array(let elements): return elements.flatMap(fileIds)
+        case .object(let members) where isIncluded(members): return members.values.flatMap(fileIds)
+        default: return []
         }
     }
 
@@ -43,10 +46,17 @@ struct FileExpander {
         return members["id"]?.stringValue ?? members["objectId"]?.stringValue
     }
 
+    /// An included object: a pointer that carries its target's fields.
+    private static func isIncluded(_ members: [String: JSON]) -> Bool {
+        members["__type"] == "Pointer" && members["createdAt"] != nil
+    }
+
     private static func replacing(_ value: JSON, with expanded: [String: JSON]) -> JSON {
+        if let id = fileId(value) { return expanded[id] ?? value }
         switch value {
-        case .array(let elements): .array(elements.map { element in fileId(element).flatMap { expanded[$0] } ?? element })
-        default: fileId(value).flatMap { expanded[$0] } ?? value
+        case .array(let elements): return .array(elements.map { replacing($0, with: expanded) })
+        case .object(let members) where isIncluded(members): return .object(members.mapValues { replacing($0, with: expanded) })
+        default: return value
         }
     }
 }

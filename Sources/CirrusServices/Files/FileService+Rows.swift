@@ -55,7 +55,7 @@ extension FileService {
 
     func checkSize(_ size: Int) throws(APIError) {
         guard size <= settings.maximumSize else {
-            throw APIError(.requestTooLarge, "The file is larger than \(settings.maximumSize) bytes.")
+            throw APIError(.fileTooLarge, "The file is larger than \(settings.maximumSize) bytes.")
         }
     }
 

@@ -46,6 +46,14 @@ public struct FileService: Sendable {
         public var uploadURL: String
     }
 
+    /// Counts an upload (a `fileTokens`, a raw upload, an external file) against the client's rate limit. The
+    /// master key, and requests whose client is unknown, are not limited.
+    /// - Throws: ``APIError`` ``APIError/Reason/rateLimited`` (LeanCloud 430) beyond the limit.
+    public func admitUpload(client: String?, caller: Caller) async throws {
+        guard let client, !caller.isMaster else { return }
+        try await RateLimiter(store: objects.store, limit: settings.uploadRate, now: objects.configuration.accounts.clock()).admit("upload", client: client)
+    }
+
     /// LeanCloud's `fileTokens`: creates the row and a signed upload URL on this server.
     /// - Throws: ``APIError`` for an invalid name (122), a key without the master key.
     public func startUpload(_ upload: Upload, uploadPath: String, caller: Caller) async throws -> PendingUpload {
@@ -59,7 +67,7 @@ public struct FileService: Sendable {
 
     /// The `PUT` of a signed upload URL: stores the content and completes the row.
     /// - Throws: ``APIError`` ``APIError/Reason/unauthorized`` for a wrong or expired token,
-    ///   ``APIError/Reason/requestTooLarge`` beyond the size limit.
+    ///   ``APIError/Reason/fileTooLarge`` beyond the size limit.
     public func finishUpload(fileId: String, token: String, content: [UInt8]) async throws -> StoredObject {
         guard let upload = UploadToken.decode(token, key: settings.signingKey), upload.fileId == fileId,
             objects.configuration.accounts.clock().millisecondsSince1970 < upload.expiresAt.millisecondsSince1970

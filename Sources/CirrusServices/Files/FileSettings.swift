@@ -9,12 +9,18 @@ public struct FileSettings: Sendable {
     public var uploadLifetime: Int64
     /// The key that signs upload URLs; derived from the master key by the server.
     public var signingKey: [UInt8]
+    /// How many uploads one client may start (the master key is not limited).
+    public var uploadRate: RateLimit
 
-    public init(publicURL: String, maximumSize: Int = 20 * 1024 * 1024, uploadLifetime: Int64 = 3_600_000, signingKey: [UInt8]) {
+    public init(
+        publicURL: String, maximumSize: Int = 20 * 1024 * 1024, uploadLifetime: Int64 = 3_600_000, signingKey: [UInt8],
+        uploadRate: RateLimit = .uploadDefault
+    ) {
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         self.maximumSize = maximumSize
         self.uploadLifetime = uploadLifetime
         self.signingKey = signingKey
+        self.uploadRate = uploadRate
     }
 
     /// The download URL of a stored content.

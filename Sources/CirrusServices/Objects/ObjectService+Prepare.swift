@@ -9,6 +9,7 @@ extension ObjectService {
         let schema = try await schemas.schema(of: className)
         try policy.check(.create, on: className, schema: schema, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        try await fileLinker.link(&update)
         if className == "_Role" { try RoleRules().checkCreate(update) }
         var accountWrites: [AccountWrite] = []
         let objectId = ObjectID.make(options.idStyle)
@@ -46,6 +47,7 @@ extension ObjectService {
         let recorded = try await schemas.schema(of: className)
         try policy.check(.update, on: className, objectId: objectId, schema: recorded, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        try await fileLinker.link(&update)
         let accountWrites = className == "_User" ? try await prepareUserUpdate(&update, userId: objectId, caller: caller) : []
         if className == "_Role" {
             let stored = try await store.fetch(className: className, ids: [objectId]).first
@@ -84,6 +86,10 @@ extension ObjectService {
             writes.append(.revokeSessions(userId: userId, kind: nil, keeping: caller.isUser(userId) ? caller.sessionToken : nil))
         }
         return writes
+    }
+
+    var fileLinker: FileLinker {
+        FileLinker(store: store, schemas: schemas, fileURLBase: configuration.fileURLBase)
     }
 
     var userRules: UserRules {
