@@ -31,6 +31,9 @@ public struct S3Configuration: Sendable, Hashable {
     public var keyPrefix: String
     /// How long one request may take, from sending it to the last byte of the reply.
     public var timeout: Duration
+    /// When set, downloads of `/files/<key>` are redirected to a presigned GET URL of the object valid this long,
+    /// so the bytes flow from the store to clients without passing through Cirrus; `nil` serves them through Cirrus.
+    public var downloadRedirectLifetime: Duration?
 
     public init(
         endpoint: URL,
@@ -41,7 +44,8 @@ public struct S3Configuration: Sendable, Hashable {
         sessionToken: String? = nil,
         addressing: Addressing = .pathStyle,
         keyPrefix: String = "",
-        timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(30),
+        downloadRedirectLifetime: Duration? = nil
     ) {
         self.endpoint = endpoint
         self.region = region
@@ -52,6 +56,7 @@ public struct S3Configuration: Sendable, Hashable {
         self.addressing = addressing
         self.keyPrefix = keyPrefix
         self.timeout = timeout
+        self.downloadRedirectLifetime = downloadRedirectLifetime
     }
 }
 

@@ -21,6 +21,12 @@ extension S3FileStorage {
         try presignedURL(method: method, key: key, expiresIn: expiresIn, at: Date())
     }
 
+    /// A presigned GET URL when the configuration redirects downloads (``S3Configuration/downloadRedirectLifetime``).
+    public func downloadURL(key: String) throws -> String? {
+        guard let lifetime = configuration.downloadRedirectLifetime else { return nil }
+        return try presignedURL(method: .get, key: key, expiresIn: lifetime).absoluteString
+    }
+
     /// ``presignedURL(method:key:expiresIn:)`` signed at `date`.
     func presignedURL(method: PresignedMethod, key: String, expiresIn: Duration, at date: Date) throws -> URL {
         let request = try objectRequest(method.rawValue, key: key)

@@ -16,6 +16,14 @@ public protocol FileStorage: Sendable {
 
     /// Removes the content under `key`; nothing happens when there is none.
     func delete(key: String) async throws
+
+    /// A URL clients can download the content of `key` from directly, or `nil` when the server serves it itself.
+    func downloadURL(key: String) throws -> String?
+}
+
+extension FileStorage {
+    /// The server serves the contents itself.
+    public func downloadURL(key: String) throws -> String? { nil }
 }
 
 /// Content read from a file storage.

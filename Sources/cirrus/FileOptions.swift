@@ -38,6 +38,9 @@ struct FileOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Address the bucket as <bucket>.<host> instead of <host>/<bucket> (CIRRUS_S3_VIRTUAL_HOST).")
     var s3VirtualHost: Bool?
 
+    @Option(help: "Redirect downloads of /files/<key> to presigned URLs of the bucket valid this many seconds, instead of serving them through Cirrus (CIRRUS_S3_REDIRECT_DOWNLOADS).")
+    var s3RedirectDownloads: Int?
+
     /// Applies the given flags and variables.
     /// - Throws: `ValidationError` for a malformed value or an incomplete S3 setting.
     func apply(_ values: EnvironmentValues, to configuration: inout ServerConfiguration) throws {
@@ -58,7 +61,11 @@ struct FileOptions: ParsableArguments {
             }
             configuration.clientAddressHeader = header
         }
-        guard let endpoint = values.string(s3Endpoint, "CIRRUS_S3_ENDPOINT") else { return }
+        let redirectSeconds = try values.integer(s3RedirectDownloads, "CIRRUS_S3_REDIRECT_DOWNLOADS")
+        guard let endpoint = values.string(s3Endpoint, "CIRRUS_S3_ENDPOINT") else {
+            if redirectSeconds != nil { throw ValidationError("--s3-redirect-downloads needs --s3-endpoint.") }
+            return
+        }
         guard let url = URL(string: endpoint), let bucket = values.string(s3Bucket, "CIRRUS_S3_BUCKET"),
             let accessKey = values.string(s3AccessKeyId, "CIRRUS_S3_ACCESS_KEY_ID"),
             let secret = values.string(s3SecretAccessKey, "CIRRUS_S3_SECRET_ACCESS_KEY")
@@ -70,5 +77,9 @@ struct FileOptions: ParsableArguments {
             secretAccessKey: secret, addressing: try values.bool(s3VirtualHost, "CIRRUS_S3_VIRTUAL_HOST") == true ? .virtualHost : .pathStyle,
             keyPrefix: values.string(s3KeyPrefix, "CIRRUS_S3_KEY_PREFIX") ?? ""
         )
+        if let seconds = redirectSeconds {
+            guard (1...604_800).contains(seconds) else { throw ValidationError("--s3-redirect-downloads takes 1 to 604800 seconds.") }
+            configuration.s3?.downloadRedirectLifetime = .seconds(seconds)
+        }
     }
 }

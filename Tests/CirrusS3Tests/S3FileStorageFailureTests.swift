@@ -17,7 +17,8 @@ struct S3FileStorageFailureTests {
         let storage = try Self.storage(port: listener.port, timeout: .milliseconds(300))
         let started = ContinuousClock.now
         let error = await #expect(throws: FileStorageError.self) { try await storage.read(key: "a1.txt", range: nil) }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far above the 300 ms asked for, so that a loaded machine cannot fail it; without the timeout it never returns.
+        #expect(ContinuousClock.now - started < .seconds(60))
         #expect(error.map { "\($0)" }?.contains("S3 GET http://127.0.0.1:\(listener.port)/b/a1.txt failed") == true)
         withExtendedLifetime(listener) {}
     }

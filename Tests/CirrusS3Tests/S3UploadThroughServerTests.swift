@@ -1,7 +1,10 @@
+import AsyncHTTPClient
 import CirrusS3
 import CirrusServer
 import CirrusTesting
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Testing
 
 /// The server with its file contents in an S3-compatible bucket (moto on loopback): the SDKs' upload paths store in
@@ -31,6 +34,31 @@ struct S3UploadThroughServerTests {
             let id = try #require(tokens.json["objectId"]?.stringValue)
             #expect(try await client.send(.leancloud, .delete, "/1.1/files/\(id)", auth: .master).status == 200)
             #expect(try await storage.read(key: key, range: nil) == nil)
+        }
+    }
+}
+
+/// moto cannot check the signature of a presigned URL (see ``S3PresignedURLServerTests``), so this suite's server
+/// checks none.
+@Suite("Downloads redirected to presigned URLs", .motoServer(checkingSignatures: false))
+struct S3DownloadRedirectTests {
+    @Test("with a redirect lifetime, /files/<key> answers 302 to a presigned URL the bucket serves; unknown keys stay 404")
+    func redirects() async throws {
+        var configuration = try MotoServer.running().configuration(keyPrefix: "redirect/\(UUID().uuidString)/")
+        configuration.downloadRedirectLifetime = .seconds(600)
+        let storage = try S3FileStorage(configuration: configuration)
+        try await TestServer.with(configure: { $0.fileStorage = storage }) { client in
+            let parse = try await client.send(.parse, .post, "/parse/files/song.txt", body: "la la la", headers: ["Content-Type": "text/plain"])
+            let path = S3UploadThroughServerTests.local(parse.json["url"]?.stringValue)
+            let redirect = try await client.send(.parse, .get, path, body: nil, auth: .none)
+            #expect(redirect.status == 302)
+            let location = try #require(redirect.header("Location").flatMap(URL.init(string:)))
+            #expect(location.query?.contains("X-Amz-Signature=") == true)
+            #expect(location.query?.contains("X-Amz-Expires=600") == true)
+            let reply = try await HTTPClient.shared.execute(HTTPClientRequest(url: location.absoluteString), timeout: .seconds(10))
+            #expect(reply.status.code == 200)
+            #expect(String(buffer: try await reply.body.collect(upTo: 1024)) == "la la la")
+            #expect(try await client.send(.parse, .get, "/files/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.txt", body: nil, auth: .none).status == 404)
         }
     }
 }

@@ -1,4 +1,5 @@
-"""Files with the LeanCloud Python SDK (fileTokens, the signed PUT of provider "s3", fileCallback) and bmobpy's upload."""
+"""Files with the LeanCloud Python SDK (fileTokens, the signed PUT of provider "s3", fileCallback), bmobpy's upload and
+delete, and ParsePy's File."""
 
 import io
 import uuid
@@ -6,7 +7,7 @@ import uuid
 import requests
 from bmobpy.bmob import Bmob
 
-from conftest import APP_ID, APP_KEY
+from conftest import APP_ID, APP_KEY, MASTER_KEY
 
 
 def test_sdk_file_saves_downloads_fetches_attaches_and_is_found(leancloud, class_name):
@@ -91,3 +92,27 @@ def test_parsepy_file_saves_attaches_and_reads_back_for_both_sdks(parse, leanclo
     assert seen.name == "notes.txt"
     assert seen.key == uploaded.name
     assert seen.size == len(body)
+
+
+def test_bmobpy_uploads_several_files_and_cdn_batch_delete_removes_them(cirrus, raw, tmp_path):
+    """Bmob's SDK uploads a batch (filesUploadBatchWithPaths) one /2/files request per file; cdnBatchDelete takes
+    the URLs without their domain and answers the ones it could not delete."""
+    client = Bmob(APP_ID, APP_KEY)
+    client.resetDomain(cirrus.url)
+    urls = []
+    for index in range(3):
+        path = tmp_path / ("batch%d.txt" % index)
+        path.write_bytes(b"part %d" % index)
+        uploaded = client.upload(str(path))
+        assert uploaded, client.getError()
+        urls.append(uploaded.url)
+    assert [requests.get(url, timeout=10).text for url in urls] == ["part 0", "part 1", "part 2"]
+
+    paths = [url[len(cirrus.url) + 1:] for url in urls]
+    master = {"X-Bmob-Application-Id": APP_ID, "X-Bmob-REST-API-Key": APP_KEY, "X-Bmob-Master-Key": MASTER_KEY}
+    gone = "files/" + "A" * 40 + ".txt"
+    reply = raw.request("POST", "/2/cdnBatchDelete", headers=master, json={"upyun": paths + [gone]})
+    assert reply.status_code == 400
+    assert reply.json()["code"] == 154
+    assert reply.json()["fail"] == {"upyun": [gone]}
+    assert [requests.get(url, timeout=10).status_code for url in urls] == [404, 404, 404]

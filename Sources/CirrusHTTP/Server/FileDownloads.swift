@@ -18,6 +18,10 @@ struct FileDownloads: Sendable {
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         let range = request.headers[.range].flatMap(ByteRange.init(header:))
         do {
+            if let url = try await files.downloadRedirect(key: key) {
+                // The presigned URL expires: the redirect may be cached for a short while only.
+                return Response(status: .found, headers: [.location: url, .cacheControl: "private, max-age=60", .accessControlAllowOrigin: "*"])
+            }
             guard let (stored, mimeType) = try await files.content(key: key, range: range?.bounds) else {
                 return Response(status: .notFound, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "Not found\n")))
             }

@@ -127,6 +127,13 @@ public struct FileService: Sendable {
         UploadToken.signingKey(masterKey: masterKey)
     }
 
+    /// Where the content of a stored file can be downloaded from directly (a presigned URL of the object store), or
+    /// `nil` when there is no such file or the server serves its content itself.
+    public func downloadRedirect(key: String) async throws -> String? {
+        guard FileKey.isValid(key), let url = try storage.downloadURL(key: key), try await row(key: key) != nil else { return nil }
+        return url
+    }
+
     /// The content of a key, or the bytes of `range` in it, and its row (for the type).
     public func content(key: String, range: Range<Int>?) async throws -> (content: FileContent, mimeType: String)? {
         guard FileKey.isValid(key), let file = try await row(key: key), let content = try await storage.read(key: key, range: range) else { return nil }

@@ -79,3 +79,32 @@ struct FileValueTests {
         }
     }
 }
+
+@Suite("File rows")
+struct FileRowTests {
+    @Test("_File rows are found by metaData, name and key; include of a file field leaves it expanded; unknown ids read as missing")
+    func queriesAndMissing() async throws {
+        try await TestServer.with { client in
+            let user = try await client.signUp(.leancloud, "owner")
+            let mine = try await FileUploadTests.upload(client, name: "mine.txt", content: "12345", auth: .session(user.token))
+            _ = try await FileUploadTests.upload(client, name: "other.txt", content: "1")
+            let byOwner = try await client.request(.leancloud, .get, "/classes/_File?" + URLQuery.whereClause(["metaData.owner": .string(user.id)]))
+            #expect(byOwner.json["results"]?.arrayValue?.compactMap { $0["name"] } == ["mine.txt"])
+            let bySize = try await client.request(.leancloud, .get, "/classes/_File?" + URLQuery.whereClause(["metaData.size": ["$gte": 5]]))
+            #expect(bySize.json["results"]?.arrayValue?.compactMap { $0["objectId"] } == [mine["objectId"] ?? .null])
+            let byName = try await client.request(.leancloud, .get, "/classes/_File?" + URLQuery.whereClause(["name": ["$regex": "^oth"]]))
+            #expect(byName.json["results"]?.arrayValue?.count == 1)
+
+            let album = try await client.create(.leancloud, "Album", ["cover": ["__type": "File", "id": mine["objectId"] ?? .null]])
+            let included = try await client.fetch(.leancloud, "Album", album, query: "include=cover")
+            #expect(included.json["cover"]?["url"] == mine["url"])
+
+            let unknown = "ffffffffffffffffffffffff"
+            #expect(try await client.request(.leancloud, .get, "/files/\(unknown)").json == [:])
+            #expect(try await client.request(.leancloud, .get, "/files/not-an-id").json == [:])
+            #expect(try await client.request(.leancloud, .post, "/fileCallback", json: ["token": "forged", "result": false]).status == 200)
+            let forged = try await client.send(.leancloud, .put, "/1.1/fileUploads/\(unknown)?token=\(unknown)", body: "x", auth: .none)
+            #expect(forged.status == 401)
+        }
+    }
+}
