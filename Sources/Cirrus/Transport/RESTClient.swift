@@ -70,24 +70,28 @@ struct RESTClient: Sendable {
         }
     }
 
-    /// The JSON body of a success; an `LCError` for an error reply (`{"code","error"}` or a status of 400 and above).
+    /// The JSON body of a success; an `LCError` for an error reply: a status of 400 and above (with the body's
+    /// `code` and `error` when it has them), or a body that is exactly `{"code","error"}`. An object's own field
+    /// named `error` is not an error.
     static func decode(_ response: TransportResponse) throws -> JSON {
-        let json: JSON?
-        if response.body.isEmpty {
-            json = .null
-        } else {
-            json = try? JSONParser.parse(response.body)
+        let json = response.body.isEmpty ? JSON.null : try? JSONParser.parse(response.body)
+        if response.status >= 400 || isErrorBody(json) {
+            let code = json?["code"]?.intValue.map(Int.init) ?? response.status
+            let message = json?["error"].map { $0.stringValue ?? JSONWriter.string($0) }
+            throw LCError(code: code, reason: message ?? Self.text(response))
         }
-        if let json, let message = json["error"] {
-            let code = json["code"]?.intValue.map(Int.init) ?? response.status
-            throw LCError(code: code, reason: message.stringValue ?? JSONWriter.string(message))
-        }
-        guard (200..<400).contains(response.status) else {
-            let text = String(decoding: response.body, as: UTF8.self)
-            throw LCError(code: response.status, reason: text.isEmpty ? "HTTP status \(response.status)" : text)
-        }
-        guard let json else { throw LCError.malformed("The reply is not JSON.") }
+        guard let json else { throw LCError.malformed("The reply is not JSON: \(text(response))") }
         return json
+    }
+
+    private static func isErrorBody(_ json: JSON?) -> Bool {
+        guard let members = json?.objectValue, members.count == 2 else { return false }
+        return members["code"]?.intValue != nil && members["error"]?.stringValue != nil
+    }
+
+    private static func text(_ response: TransportResponse) -> String {
+        let text = String(decoding: response.body.prefix(500), as: UTF8.self)
+        return text.isEmpty ? "HTTP status \(response.status)" : text
     }
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

@@ -9,6 +9,9 @@ open class LCUser: LCObject, @unchecked Sendable {
 
     override var endpoint: String { "/users" }
 
+    /// The current user of ``LCApplication/default`` (``LCApplication/currentUser``).
+    public static var current: LCUser? { LCApplication.default.currentUser }
+
     /// The username.
     public var username: LCString? {
         get { self.get("username") as? LCString }

@@ -68,3 +68,29 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         Thread { continuation.resume(returning: body()) }.start()
     }
 }
+
+/// A transport whose requests never finish unless their task is cancelled.
+struct HangingTransport: Transport {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await Task.sleep(for: .seconds(86_400))
+        return TransportResponse(status: 200)
+    }
+}
+
+@Suite("Cancellation")
+struct CancellationTests {
+    @Test("cancelling a request ends it with a failure handed to its completion handler")
+    func cancel() async throws {
+        let application = try LCApplication(
+            id: "id", key: "key", serverURL: "https://api.example.com",
+            configuration: .init(transport: HangingTransport(), currentUserStorage: .none)
+        )
+        let todo = LCObject(application: application, className: "Todo")
+        let error: LCError? = await withCheckedContinuation { continuation in
+            let request = todo.save(completionQueue: .global()) { result in continuation.resume(returning: result.error) }
+            request.cancel()
+        }
+        #expect(error?.code == URLError.cancelled.rawValue)
+        #expect(todo.objectId == nil)
+    }
+}

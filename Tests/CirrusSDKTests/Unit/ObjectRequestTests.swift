@@ -196,4 +196,15 @@ struct ObjectRequestTests {
         #expect(error.reason == "No effect on updating/deleting a document.")
         #expect(object.hasDataToUpload)
     }
+
+    @Test("a field named error is a field; a 200 reply that is exactly {code, error} is an error")
+    func errorField() async throws {
+        let transport = RecordingTransport(json: [#"{"objectId":"t1","error":"disk full","code":7}"#, #"{"code":1,"error":"Internal error."}"#])
+        let application = try makeApplication(transport)
+        let log = LCObject(application: application, className: "Log", objectId: "t1")
+        try await log.fetch()
+        #expect(log.get("error")?.stringValue == "disk full")
+        let error = try await #require(throws: LCError.self) { try await log.fetch() }
+        #expect(error.code == 1 && error.reason == "Internal error.")
+    }
 }
