@@ -1,0 +1,90 @@
+import CirrusModel
+import Foundation
+
+extension LCUser {
+    /// A third-party platform of ``logIn(authData:platform:)``.
+    public enum AuthDataPlatform: Sendable, Hashable, ExpressibleByStringLiteral {
+        case qq
+        case weibo
+        case weixin
+        /// Sign in with Apple (`lc_apple`).
+        case apple
+        /// Any other platform, by the key its data is stored under.
+        case custom(String)
+
+        /// `.custom(key)`, so that `platform: "github"` reads as in the LeanCloud guide.
+        public init(stringLiteral key: String) {
+            self = .custom(key)
+        }
+
+        /// The key under `authData`.
+        public var key: String {
+            switch self {
+            case .qq: "qq"
+            case .weibo: "weibo"
+            case .weixin: "weixin"
+            case .apple: "lc_apple"
+            case .custom(let key): key
+            }
+        }
+    }
+
+    /// Logs in with a third-party account (`POST /1.1/users {"authData":{platform: data}}`), signing up a new user the
+    /// first time; this user takes the reply and becomes the current user.
+    /// - Parameter authData: the platform's data (`uid`, `access_token`, …) as strings, numbers, booleans, arrays and
+    ///   dictionaries.
+    public func logIn(authData: [String: Any], platform: AuthDataPlatform) async throws {
+        try await logIn(json: try Self.json(authData), platform: platform)
+    }
+
+    /// Links a third-party account to this saved user (`PUT /1.1/users/<id> {"authData.<platform>": data}`).
+    public func associate(authData: [String: Any], platform: AuthDataPlatform) async throws {
+        try await link(platform, try Self.json(authData))
+    }
+
+    /// Unlinks a third-party account from this saved user (`{"authData.<platform>":{"__op":"Delete"}}`).
+    public func disassociate(authData platform: AuthDataPlatform) async throws {
+        try await link(platform, nil)
+    }
+
+    func logIn(json: JSON, platform: AuthDataPlatform) async throws {
+        var body = LCObject.body(pendingOperations()).objectValue ?? [:]
+        body["authData"] = .object([platform.key: json])
+        let reply = try await RESTClient(application: application).send("POST", "/users", body: .object(body), session: .token(nil))
+        lock.withLock { state.operations = [:] }
+        merge(reply.objectValue ?? [:], decoder: ObjectDecoder(application: application))
+        didSaveFields()
+        application.currentUser = self
+    }
+
+    /// Sets (or, for `nil`, deletes) the platform's entry of `authData` on the server, then locally.
+    func link(_ platform: AuthDataPlatform, _ data: JSON?) async throws {
+        let path = try BatchRequest.requirePath(self)
+        let body: JSON = .object(["authData." + platform.key: data ?? ["__op": "Delete"]])
+        let reply = try await RESTClient(application: application).send("PUT", path, body: body, session: sessionForRequests)
+        let decoder = ObjectDecoder(application: application)
+        merge(reply.objectValue ?? [:], decoder: decoder)
+        var linked = authData?.value ?? [:]
+        linked[platform.key] = data.map(decoder.value)
+        lock.withLock { state.properties["authData"] = LCDictionary(values: linked) }
+        application.persistCurrentUser(ifItIs: self)
+    }
+
+    /// A dictionary of plain Swift values as JSON.
+    /// - Throws: `LCError` for a value that has no JSON form.
+    static func json(_ value: Any) throws -> JSON {
+        switch value {
+        case let convertible as any LCValueConvertible: return ValueCoder.encode(convertible.lcValue)
+        case let dictionary as [String: Any]: return .object(try dictionary.mapValues(json))
+        case let array as [Any]: return .array(try array.map(json))
+        default: throw LCError(code: .invalidType, reason: "\(type(of: value)) has no JSON form.")
+        }
+    }
+
+    /// The roles the user holds directly (`_Role` objects whose `users` relation holds it).
+    public func getRoles() async throws -> [LCRole] {
+        let query = LCQuery(application: application, className: LCRole.objectClassName())
+        query.whereKey("users", .equalTo(self))
+        return try await query.find().compactMap { $0 as? LCRole }
+    }
+}

@@ -1,0 +1,39 @@
+import CirrusModel
+import Foundation
+
+// The completion-handler forms of third-party log-in and of a user's roles.
+extension LCUser {
+    /// Logs in with a third-party account; `completion` gets the result on `completionQueue`.
+    @discardableResult
+    public func logIn(
+        authData: [String: Any], platform: AuthDataPlatform, completionQueue: DispatchQueue = .main,
+        completion: @escaping (LCBooleanResult) -> Void
+    ) -> LCRequest {
+        let json = Result { try Self.json(authData) }
+        return Call.start(on: completionQueue, completion: completion) { try await self.logIn(json: json.get(), platform: platform) }
+    }
+
+    /// Links a third-party account; `completion` gets the result on `completionQueue`.
+    @discardableResult
+    public func associate(
+        authData: [String: Any], platform: AuthDataPlatform, completionQueue: DispatchQueue = .main,
+        completion: @escaping (LCBooleanResult) -> Void
+    ) -> LCRequest {
+        let json = Result { try Self.json(authData) }
+        return Call.start(on: completionQueue, completion: completion) { try await self.link(platform, json.get()) }
+    }
+
+    /// Unlinks a third-party account; `completion` gets the result on `completionQueue`.
+    @discardableResult
+    public func disassociate(
+        authData platform: AuthDataPlatform, completionQueue: DispatchQueue = .main, completion: @escaping (LCBooleanResult) -> Void
+    ) -> LCRequest {
+        Call.start(on: completionQueue, completion: completion) { try await self.link(platform, nil) }
+    }
+
+    /// Finds the user's roles; `completion` gets `.success(objects:)` or `.failure(error:)` on `completionQueue`.
+    @discardableResult
+    public func getRoles(completionQueue: DispatchQueue = .main, completion: @escaping (LCQueryResult<LCRole>) -> Void) -> LCRequest {
+        Call.start(on: completionQueue, completion: completion) { try await self.getRoles() }
+    }
+}
