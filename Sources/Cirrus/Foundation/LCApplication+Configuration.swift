@@ -10,14 +10,18 @@ extension LCApplication {
         /// `true` (the LeanCloud SDKs' way) to send `X-LC-Sign: md5(timestamp + key),timestamp`; `false` to send the
         /// key itself as `X-LC-Key`.
         public var signsRequests: Bool
+        /// Where query results are cached (``LCQuery/CachePolicy``), under `<directory>/<app id>/queries`; `nil` for
+        /// the platform's caches directory (`~/Library/Caches/cirrus`, `$XDG_CACHE_HOME/cirrus` or `~/.cache/cirrus`).
+        public var queryCacheDirectory: URL?
 
         public init(
             transport: any Transport = URLSessionTransport(), currentUserStorage: CurrentUserStorage = .automatic,
-            signsRequests: Bool = true
+            signsRequests: Bool = true, queryCacheDirectory: URL? = nil
         ) {
             self.transport = transport
             self.currentUserStorage = currentUserStorage
             self.signsRequests = signsRequests
+            self.queryCacheDirectory = queryCacheDirectory
         }
 
         /// URLSession, the platform's storage for the current user, signed requests.

@@ -3,37 +3,44 @@ import Foundation
 
 extension LCQuery {
     /// The objects matching the query.
-    public func find() async throws -> [LCObject] {
-        try await find(limit: nil)
+    /// - Parameter cachePolicy: how the result cache is used; `nil` for the query's ``cachePolicy``.
+    public func find(cachePolicy: CachePolicy? = nil) async throws -> [LCObject] {
+        try await find(limit: nil, policy: cachePolicy ?? self.cachePolicy)
     }
 
     /// The first object matching the query.
     /// - Throws: `LCError` 101 when none matches.
-    public func getFirst() async throws -> LCObject {
-        guard let first = try await find(limit: 1).first else { throw LCError.objectNotFound() }
+    public func getFirst(cachePolicy: CachePolicy? = nil) async throws -> LCObject {
+        guard let first = try await find(limit: 1, policy: cachePolicy ?? self.cachePolicy).first else { throw LCError.objectNotFound() }
         return first
     }
 
     /// The object with `objectId`, with the query's keys and includes.
     /// - Throws: `LCError` 101 when it does not exist or may not be read.
-    public func get(_ objectId: String) async throws -> LCObject {
-        let reply = try await client.send("GET", "/classes/\(className)/\(objectId)", query: fetchParameters)
+    public func get(_ objectId: String, cachePolicy: CachePolicy? = nil) async throws -> LCObject {
+        let request = Request(path: "/classes/\(className)/\(objectId)", parameters: fetchParameters)
+        let reply = try await send(request, policy: cachePolicy ?? self.cachePolicy)
         let object = ObjectRegistry.make(application: application, className: className)
         try object.didFetch(reply)
         return object
     }
 
     /// How many objects match the query.
-    public func count() async throws -> Int {
-        let reply = try await client.send("GET", "/classes/\(className)", query: parameters(count: true))
+    public func count(cachePolicy: CachePolicy? = nil) async throws -> Int {
+        let request = Request(path: "/classes/\(className)", parameters: parameters(count: true))
+        let reply = try await send(request, policy: cachePolicy ?? self.cachePolicy)
         guard let count = reply["count"]?.intValue else { throw LCError.malformed("The count reply has no count.") }
         return Int(count)
     }
 
-    private var client: RESTClient { RESTClient(application: application) }
+    /// A `GET` of the query: its path and parameters.
+    struct Request: Sendable {
+        let path: String
+        let parameters: [(String, String)]
+    }
 
-    private func find(limit: Int?) async throws -> [LCObject] {
-        let reply = try await client.send("GET", "/classes/\(className)", query: parameters(limit: limit))
+    private func find(limit: Int?, policy: CachePolicy) async throws -> [LCObject] {
+        let reply = try await send(Request(path: "/classes/\(className)", parameters: parameters(limit: limit)), policy: policy)
         guard let results = reply["results"]?.arrayValue else { throw LCError.malformed("The find reply has no results.") }
         let decoder = ObjectDecoder(application: application)
         let resultClass = reply["className"]?.stringValue ?? className
@@ -43,49 +50,75 @@ extension LCQuery {
 
 // The completion-handler and blocking forms of LCQuery's calls.
 extension LCQuery {
-    /// Finds the matching objects; `completion` gets `.success(objects:)` or `.failure(error:)` on `completionQueue`.
+    /// Finds the matching objects; `completion` gets `.success(objects:)` or `.failure(error:)` on `completionQueue`
+    /// (twice for ``CachePolicy/cacheThenNetwork`` when a cached result exists: the cached one, then the network's).
     @discardableResult
-    public func find(completionQueue: DispatchQueue = .main, completion: @escaping (LCQueryResult<LCObject>) -> Void) -> LCRequest {
-        Call.start(on: completionQueue, completion: completion) { try await self.find() }
+    public func find(
+        cachePolicy: CachePolicy? = nil, completionQueue: DispatchQueue = .main, completion: @escaping (LCQueryResult<LCObject>) -> Void
+    ) -> LCRequest {
+        start(cachePolicy, completionQueue, completion) { try await self.find(cachePolicy: $0) }
     }
 
     /// Finds the matching objects, blocking the calling thread.
-    public func find() -> LCQueryResult<LCObject> {
-        Call.wait { try await self.find() }
+    public func find(cachePolicy: CachePolicy? = nil) -> LCQueryResult<LCObject> {
+        Call.wait { try await self.find(cachePolicy: cachePolicy) }
     }
 
     /// Gets the first matching object; `completion` gets `.success(object:)` or `.failure(error:)`.
     @discardableResult
-    public func getFirst(completionQueue: DispatchQueue = .main, completion: @escaping (LCValueResult<LCObject>) -> Void) -> LCRequest {
-        Call.start(on: completionQueue, completion: completion) { try await self.getFirst() }
+    public func getFirst(
+        cachePolicy: CachePolicy? = nil, completionQueue: DispatchQueue = .main, completion: @escaping (LCValueResult<LCObject>) -> Void
+    ) -> LCRequest {
+        start(cachePolicy, completionQueue, completion) { try await self.getFirst(cachePolicy: $0) }
     }
 
     /// Gets the first matching object, blocking the calling thread.
-    public func getFirst() -> LCValueResult<LCObject> {
-        Call.wait { try await self.getFirst() }
+    public func getFirst(cachePolicy: CachePolicy? = nil) -> LCValueResult<LCObject> {
+        Call.wait { try await self.getFirst(cachePolicy: cachePolicy) }
     }
 
     /// Gets the object with `objectId`; `completion` gets `.success(object:)` or `.failure(error:)`.
     @discardableResult
     public func get(
-        _ objectId: String, completionQueue: DispatchQueue = .main, completion: @escaping (LCValueResult<LCObject>) -> Void
+        _ objectId: String, cachePolicy: CachePolicy? = nil, completionQueue: DispatchQueue = .main,
+        completion: @escaping (LCValueResult<LCObject>) -> Void
     ) -> LCRequest {
-        Call.start(on: completionQueue, completion: completion) { try await self.get(objectId) }
+        start(cachePolicy, completionQueue, completion) { try await self.get(objectId, cachePolicy: $0) }
     }
 
     /// Gets the object with `objectId`, blocking the calling thread.
-    public func get(_ objectId: String) -> LCValueResult<LCObject> {
-        Call.wait { try await self.get(objectId) }
+    public func get(_ objectId: String, cachePolicy: CachePolicy? = nil) -> LCValueResult<LCObject> {
+        Call.wait { try await self.get(objectId, cachePolicy: cachePolicy) }
     }
 
     /// Counts the matching objects; `completion` gets `.success(count:)` or `.failure(error:)`.
     @discardableResult
-    public func count(completionQueue: DispatchQueue = .main, completion: @escaping (LCCountResult) -> Void) -> LCRequest {
-        Call.start(on: completionQueue, completion: completion) { try await self.count() }
+    public func count(
+        cachePolicy: CachePolicy? = nil, completionQueue: DispatchQueue = .main, completion: @escaping (LCCountResult) -> Void
+    ) -> LCRequest {
+        start(cachePolicy, completionQueue, completion) { try await self.count(cachePolicy: $0) }
     }
 
     /// Counts the matching objects, blocking the calling thread.
-    public func count() -> LCCountResult {
-        Call.wait { try await self.count() }
+    public func count(cachePolicy: CachePolicy? = nil) -> LCCountResult {
+        Call.wait { try await self.count(cachePolicy: cachePolicy) }
+    }
+
+    /// Starts `operation` under `policy`; ``CachePolicy/cacheThenNetwork`` runs it from the cache first (a result is
+    /// handed over only if there is one), then from the network.
+    private func start<R: CallResult>(
+        _ policy: CachePolicy?, _ queue: DispatchQueue, _ completion: @escaping (R) -> Void,
+        _ operation: @escaping @Sendable (CachePolicy) async throws -> R.Success
+    ) -> LCRequest {
+        let policy = policy ?? cachePolicy
+        guard policy == .cacheThenNetwork else { return Call.start(on: queue, completion: completion) { try await operation(policy) } }
+        let handler = UncheckedBox(completion)
+        return LCRequest(task: Task {
+            if let cached = try? await operation(.onlyCache) {
+                queue.async { handler.value(R(success: cached)) }
+            }
+            let result = await Call.run(R.self) { try await operation(.onlyNetwork) }
+            queue.async { handler.value(result) }
+        })
     }
 }

@@ -25,6 +25,8 @@ public final class LCQuery: @unchecked Sendable {
     private var skipValue: Int?
     private var relation: (object: LCObject, key: String)?
     private var redirect: String?
+    private var policy: CachePolicy = .ignoreCache
+    private var cacheAge: TimeInterval?
 
     public init(application: LCApplication = .default, className: String) {
         self.application = application
@@ -41,6 +43,18 @@ public final class LCQuery: @unchecked Sendable {
     public var skip: Int? {
         get { lock.withLock { skipValue } }
         set { lock.withLock { skipValue = newValue } }
+    }
+
+    /// How finds use the result cache when they are not given a policy; ``CachePolicy/ignoreCache`` by default.
+    public var cachePolicy: CachePolicy {
+        get { lock.withLock { policy } }
+        set { lock.withLock { policy = newValue } }
+    }
+
+    /// The age in seconds beyond which a cached result is not used (`24 * 3600` for a day); `nil` for no limit.
+    public var maxCacheAge: TimeInterval? {
+        get { lock.withLock { cacheAge } }
+        set { lock.withLock { cacheAge = newValue } }
     }
 
     /// The object and key of a relation query (`$relatedTo`).

@@ -1,0 +1,55 @@
+import CirrusModel
+import Foundation
+
+/// Query replies kept on disk, one file per key, in the app's cache directory
+/// (``LCApplication/Configuration/queryCacheDirectory``). A file's modification date is the reply's age.
+struct QueryCache: Sendable {
+    let application: LCApplication
+
+    private var directory: URL? {
+        guard let id = application.id else { return nil }
+        return (application.configuration.queryCacheDirectory ?? Self.defaultDirectory)
+            .appendingPathComponent(id, isDirectory: true).appendingPathComponent("queries", isDirectory: true)
+    }
+
+    /// The cached reply of `key`, unless it is older than `maxAge` seconds.
+    func load(_ key: String, maxAge: TimeInterval?) -> JSON? {
+        guard let file = directory?.appendingPathComponent(key) else { return nil }
+        if let maxAge {
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date
+            guard let modified, Date().timeIntervalSince(modified) <= maxAge else { return nil }
+        }
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        return try? JSONParser.parse(data)
+    }
+
+    func store(_ reply: JSON, key: String) {
+        guard let directory else { return }
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? Data(JSONWriter.bytes(reply)).write(to: directory.appendingPathComponent(key), options: .atomic)
+    }
+
+    func remove(_ key: String) {
+        guard let file = directory?.appendingPathComponent(key) else { return }
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    func removeAll() {
+        guard let directory else { return }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The platform's caches directory (`~/Library/Caches` on Apple platforms, `$XDG_CACHE_HOME` or `~/.cache`
+    /// elsewhere), then `cirrus`.
+    static var defaultDirectory: URL {
+        #if canImport(Darwin)
+        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first ?? FileManager.default.temporaryDirectory
+        return caches.appendingPathComponent("cirrus", isDirectory: true)
+        #else
+        if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("cirrus", isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/cirrus", isDirectory: true)
+        #endif
+    }
+}
