@@ -11,6 +11,7 @@ extension LCObject {
     }
 
     /// Saves the object, blocking the calling thread.
+    @discardableResult
     public func save(options: [SaveOption] = []) -> LCBooleanResult {
         Call.wait { try await self.save(options: options) }
     }

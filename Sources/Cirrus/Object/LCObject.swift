@@ -50,9 +50,9 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
     }
 
     /// An object of `className` that exists on the server: ``fetch(keys:)`` reads it, ``save(options:)`` updates it.
-    public convenience init(application: LCApplication = .default, className: String, objectId: String) {
+    public convenience init(application: LCApplication = .default, className: String, objectId: any LCStringConvertible) {
         self.init(application: application, className: className)
-        state.objectId = objectId
+        state.objectId = objectId.lcString.value
     }
 
     /// The class name as the LeanCloud SDK calls it.
@@ -93,6 +93,11 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
         let converted = value.lcValue
         if key == "ACL", !(converted is LCACL) { throw LCError(code: .invalidType, reason: "ACL must be an LCACL.") }
         try record(key, .set(converted))
+    }
+
+    /// Sets field `key` to `value`, as ``set(_:value:)`` (the form some of the LeanCloud guide's samples use).
+    public func set(_ key: String, _ value: (any LCValueConvertible)?) throws {
+        try set(key, value: value)
     }
 
     /// Field `key`: reading it is ``get(_:)``; setting it is ``set(_:value:)`` (a failure is ignored).

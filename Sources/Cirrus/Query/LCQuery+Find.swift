@@ -17,8 +17,9 @@ extension LCQuery {
 
     /// The object with `objectId`, with the query's keys and includes.
     /// - Throws: `LCError` 101 when it does not exist or may not be read.
-    public func get(_ objectId: String, cachePolicy: CachePolicy? = nil) async throws -> LCObject {
-        let request = Request(path: "/classes/\(className)/\(objectId)", parameters: fetchParameters)
+    public func get(_ objectId: (any LCStringConvertible)?, cachePolicy: CachePolicy? = nil) async throws -> LCObject {
+        guard let id = objectId?.lcString.value, !id.isEmpty else { throw LCError.inconsistency("get needs an objectId.") }
+        let request = Request(path: "/classes/\(className)/\(id)", parameters: fetchParameters)
         let reply = try await send(request, policy: cachePolicy ?? self.cachePolicy)
         let object = ObjectRegistry.make(application: application, className: className)
         try object.didFetch(reply)
@@ -80,15 +81,17 @@ extension LCQuery {
     /// Gets the object with `objectId`; `completion` gets `.success(object:)` or `.failure(error:)`.
     @discardableResult
     public func get(
-        _ objectId: String, cachePolicy: CachePolicy? = nil, completionQueue: DispatchQueue = .main,
+        _ objectId: (any LCStringConvertible)?, cachePolicy: CachePolicy? = nil, completionQueue: DispatchQueue = .main,
         completion: @escaping (LCValueResult<LCObject>) -> Void
     ) -> LCRequest {
-        start(cachePolicy, completionQueue, completion) { try await self.get(objectId, cachePolicy: $0) }
+        let id = objectId?.lcString
+        return start(cachePolicy, completionQueue, completion) { try await self.get(id, cachePolicy: $0) }
     }
 
     /// Gets the object with `objectId`, blocking the calling thread.
-    public func get(_ objectId: String, cachePolicy: CachePolicy? = nil) -> LCValueResult<LCObject> {
-        Call.wait { try await self.get(objectId, cachePolicy: cachePolicy) }
+    public func get(_ objectId: (any LCStringConvertible)?, cachePolicy: CachePolicy? = nil) -> LCValueResult<LCObject> {
+        let id = objectId?.lcString
+        return Call.wait { try await self.get(id, cachePolicy: cachePolicy) }
     }
 
     /// Counts the matching objects; `completion` gets `.success(count:)` or `.failure(error:)`.

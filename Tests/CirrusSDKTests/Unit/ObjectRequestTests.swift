@@ -111,6 +111,8 @@ struct ObjectRequestTests {
         try object.set("tags", value: ["a", "b"])
         try object.append("tags", element: "c")
         try object.remove("tags", element: "a")
+        try object.set("name", "Jerry")
+        #expect(object.get("name")?.stringValue == "Jerry")
         #expect(object.get("n")?.intValue == 3)
         #expect(object.get("tags")?.arrayValue?.compactMap(\.stringValue) == ["b", "c"])
         #expect(object["n"] as? LCNumber == LCNumber(3))

@@ -157,4 +157,18 @@ struct QueryRequestTests {
         #expect(url.contains("%2B19490008888%20%26x"))
         #expect(transport.requests.first?.queryJSON("where") == (try json(#"{"phone":"+19490008888 &x"}"#)))
     }
+
+    @Test("get takes an objectId as String or LCString?, and refuses nil before sending")
+    func getIds() async throws {
+        let transport = RecordingTransport(json: [#"{"objectId":"u1","username":"Tom"}"#])
+        let application = try makeApplication(transport)
+        let user = LCUser(application: application, className: "_User", objectId: LCString("u1"))
+        let query = LCQuery(application: application, className: "_User")
+        let found = try await query.get(user.objectId)
+        #expect(found is LCUser)
+        #expect(transport.requests.first?.path == "/1.1/classes/_User/u1")
+        let none: LCString? = nil
+        await #expect(throws: LCError.self) { try await query.get(none) }
+        #expect(transport.requests.count == 1)
+    }
 }
