@@ -31,12 +31,30 @@ public struct LiveTestServer: Sendable {
 
     /// Runs `body` against a new server listening on `127.0.0.1` at a free port, then stops the server, closes its
     /// store and removes its data directory.
+    ///
+    /// The port is free when it is chosen but is bound only when the server starts, so another process (or test)
+    /// may take it in between; a server that cannot listen is built again on another port, up to five times.
     /// - Parameters:
     ///   - accounts: password, session and lock-out settings; by default a cheap password hash.
     ///   - configure: changes to the server configuration, made after the outboxes were set.
     public static func with<T: Sendable>(
         accounts: AccountSettings = TestServer.fastAccounts, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (LiveTestServer) async throws -> T
+    ) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await attemptWith(accounts: accounts, configure: configure, body)
+            } catch is NotListening where attempt < 5 {
+                attempt += 1
+            }
+        }
+    }
+
+    /// One server on one port.
+    /// - Throws: ``NotListening`` when the server stopped before it listened (its port was taken).
+    private static func attemptWith<T: Sendable>(
+        accounts: AccountSettings, configure: @Sendable (inout ServerConfiguration) -> Void, _ body: @Sendable (LiveTestServer) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -55,6 +73,13 @@ public struct LiveTestServer: Sendable {
             smsOutbox: smsOutbox
         )
         return try await serve(server, live: live, body)
+    }
+
+    /// The server stopped before it listened.
+    struct NotListening: Error, CustomStringConvertible {
+        let underlying: (any Error)?
+
+        var description: String { "the live test server stopped before it listened: \(underlying.map { "\($0)" } ?? "no error")" }
     }
 
     /// Runs the application until `body` has finished; `body` starts once the server listens.
@@ -78,8 +103,14 @@ public struct LiveTestServer: Sendable {
                 break
             }
             guard started else {
-                try await group.waitForAll()
-                throw LiveTestServerError(description: "the server stopped before it listened on \(live.baseURL)")
+                do {
+                    try await group.waitForAll()
+                    throw NotListening(underlying: nil)
+                } catch let error as NotListening {
+                    throw error
+                } catch {
+                    throw NotListening(underlying: error)
+                }
             }
             let result: Result<T, any Error>
             do {
@@ -99,10 +130,20 @@ public struct LiveTestServerError: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// Asks the kernel for a TCP port that is free on the loopback interface.
+/// Finds a TCP port that is free on the loopback interface.
 enum FreeLoopbackPort {
-    /// A port nobody listens on right now (bound to port 0, read back, released).
+    /// A random port between 20000 and 59999 that can be bound right now (released again), or, after a few tries,
+    /// one the kernel picks. Random ports make two tests starting together unlikely to pick the same one.
     static func next() throws -> Int {
+        for _ in 0..<20 {
+            let port = Int.random(in: 20_000..<60_000)
+            if (try? bound(port: port)) != nil { return port }
+        }
+        return try bound(port: 0)
+    }
+
+    /// Binds `port` (0: any) on 127.0.0.1, releases it, and returns the port bound.
+    private static func bound(port: Int) throws -> Int {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -115,7 +156,7 @@ enum FreeLoopbackPort {
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         _ = inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {

@@ -27,6 +27,7 @@ public final class LCQuery: @unchecked Sendable {
     private var redirect: String?
     private var policy: CachePolicy = .ignoreCache
     private var cacheAge: TimeInterval?
+    private var statistics = Statistics()
 
     public init(application: LCApplication = .default, className: String) {
         self.application = application
@@ -55,6 +56,14 @@ public final class LCQuery: @unchecked Sendable {
     public var maxCacheAge: TimeInterval? {
         get { lock.withLock { cacheAge } }
         set { lock.withLock { cacheAge = newValue } }
+    }
+
+    /// The statistics asked for.
+    var statisticsSnapshot: Statistics { lock.withLock { statistics } }
+
+    /// Changes the statistics asked for.
+    func updateStatistics(_ change: (inout Statistics) -> Void) {
+        lock.withLock { change(&statistics) }
     }
 
     /// The object and key of a relation query (`$relatedTo`).

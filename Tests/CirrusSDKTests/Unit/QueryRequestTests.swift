@@ -172,3 +172,42 @@ struct QueryRequestTests {
         #expect(transport.requests.count == 1)
     }
 }
+
+@Suite("Statistics requests")
+struct StatisticsRequestTests {
+    @Test("statistics add sum, average, max, min, groupby, groupcount and having to the find's parameters")
+    func parameters() async throws {
+        let transport = RecordingTransport(json: [#"{"results":[{"playerName":"Sean","_sumScore":60,"_count":2}]}"#])
+        let query = LCQuery(application: try makeApplication(transport), className: "GameScore")
+        query.whereKey("score", .greaterThan(0))
+        query.sum(keys: ["score"])
+        query.sum(keys: ["bonus"])
+        query.average(keys: ["score"])
+        query.max(keys: ["level"])
+        query.min(keys: ["level"])
+        query.groupBy(keys: ["playerName"])
+        query.groupCount = true
+        query.having("_sumScore", .greaterThan(50))
+        let rows = try await query.calculate()
+        let request = try #require(transport.requests.first)
+        #expect(request.query["sum"] == "score,bonus")
+        #expect(request.query["average"] == "score")
+        #expect(request.query["max"] == "level")
+        #expect(request.query["min"] == "level")
+        #expect(request.query["groupby"] == "playerName")
+        #expect(request.query["groupcount"] == "true")
+        #expect(request.queryJSON("having") == (try json(#"{"_sumScore":{"$gt":50}}"#)))
+        #expect(request.queryJSON("where") == (try json(#"{"score":{"$gt":0}}"#)))
+        #expect(rows.first?["_sumScore"]?.intValue == 60)
+        #expect(rows.first?["playerName"]?.stringValue == "Sean")
+    }
+
+    @Test("a find does not send the statistics")
+    func findWithout() async throws {
+        let transport = RecordingTransport(json: [#"{"results":[]}"#])
+        let query = LCQuery(application: try makeApplication(transport), className: "GameScore")
+        query.sum(keys: ["score"])
+        _ = try await query.find()
+        #expect(transport.requests.first?.query["sum"] == nil)
+    }
+}
