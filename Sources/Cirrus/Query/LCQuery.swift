@@ -28,6 +28,7 @@ public final class LCQuery: @unchecked Sendable {
     private var policy: CachePolicy = .ignoreCache
     private var cacheAge: TimeInterval?
     private var statistics = Statistics()
+    private var returnsACL = false
 
     public init(application: LCApplication = .default, className: String) {
         self.application = application
@@ -56,6 +57,12 @@ public final class LCQuery: @unchecked Sendable {
     public var maxCacheAge: TimeInterval? {
         get { lock.withLock { cacheAge } }
         set { lock.withLock { cacheAge = newValue } }
+    }
+
+    /// Whether found objects carry their ACL (`returnACL=true`); the server leaves it out otherwise.
+    public var includeACL: Bool {
+        get { lock.withLock { returnsACL } }
+        set { lock.withLock { returnsACL = newValue } }
     }
 
     /// The statistics asked for.
@@ -154,6 +161,7 @@ public final class LCQuery: @unchecked Sendable {
             if let skip = options.skip { parameters.append(("skip", String(skip))) }
         }
         if let redirect = options.redirect { parameters.append(("redirectClassNameForKey", redirect)) }
+        if includeACL { parameters.append(("returnACL", "true")) }
         return parameters
     }
 
@@ -167,8 +175,8 @@ public final class LCQuery: @unchecked Sendable {
         let redirect: String?
     }
 
-    /// The keys and includes of a `get`.
+    /// The keys, includes and `returnACL` of a `get`.
     var fetchParameters: [(String, String)] {
-        parameters().filter { $0.0 == "keys" || $0.0 == "include" }
+        parameters().filter { ["keys", "include", "returnACL"].contains($0.0) }
     }
 }
