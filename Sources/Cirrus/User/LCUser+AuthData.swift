@@ -9,6 +9,8 @@ extension LCUser {
         case weixin
         /// Sign in with Apple (`lc_apple`).
         case apple
+        /// An anonymous user (``LCUser/logInAnonymously(application:)``).
+        case anonymous
         /// Any other platform, by the key its data is stored under.
         case custom(String)
 
@@ -24,17 +26,43 @@ extension LCUser {
             case .weibo: "weibo"
             case .weixin: "weixin"
             case .apple: "lc_apple"
+            case .anonymous: "anonymous"
             case .custom(let key): key
             }
         }
     }
 
+    /// Options of a third-party log-in.
+    public struct AuthDataOptions: OptionSet, Sendable {
+        public let rawValue: Int
+
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// Fail with `LCError` 211 instead of signing up when no user is linked to the account (`failOnNotExist`).
+        public static let failOnNotExist = AuthDataOptions(rawValue: 1)
+    }
+
     /// Logs in with a third-party account (`POST /1.1/users {"authData":{platform: data}}`), signing up a new user the
-    /// first time; this user takes the reply and becomes the current user.
+    /// first time (unless ``AuthDataOptions/failOnNotExist``); this user takes the reply and becomes the current user.
     /// - Parameter authData: the platform's data (`uid`, `access_token`, …) as strings, numbers, booleans, arrays and
     ///   dictionaries.
-    public func logIn(authData: [String: Any], platform: AuthDataPlatform) async throws {
-        try await logIn(json: try Self.json(authData), platform: platform)
+    public func logIn(authData: [String: Any], platform: AuthDataPlatform, options: AuthDataOptions = []) async throws {
+        try await logIn(json: try Self.json(authData), platform: platform, options: options)
+    }
+
+    /// Logs in as a new anonymous user (`authData.anonymous.id`, a random UUID); the user becomes the current user.
+    /// Setting a username and password later and saving turns it into an ordinary user.
+    public static func logInAnonymously(application: LCApplication = .default) async throws -> LCUser {
+        let user = LCUser(application: application)
+        try await user.logIn(json: ["id": .string(UUID().uuidString.lowercased())], platform: .anonymous, options: [])
+        return user
+    }
+
+    /// Whether the user logged in anonymously and has no username and password of its own yet.
+    public var isAnonymous: Bool {
+        authData?.value[AuthDataPlatform.anonymous.key] != nil
     }
 
     /// Links a third-party account to this saved user (`PUT /1.1/users/<id> {"authData.<platform>": data}`).
@@ -47,12 +75,15 @@ extension LCUser {
         try await link(platform, nil)
     }
 
-    func logIn(json: JSON, platform: AuthDataPlatform) async throws {
+    func logIn(json: JSON, platform: AuthDataPlatform, options: AuthDataOptions) async throws {
         var body = LCObject.body(pendingOperations()).objectValue ?? [:]
         body["authData"] = .object([platform.key: json])
-        let reply = try await RESTClient(application: application).send("POST", "/users", body: .object(body), session: .token(nil))
+        let query: [(String, String)] = options.contains(.failOnNotExist) ? [("failOnNotExist", "true")] : []
+        let reply = try await RESTClient(application: application).send("POST", "/users", query: query, body: .object(body), session: .token(nil))
+        var members = reply.objectValue ?? [:]
+        if members["authData"] == nil { members["authData"] = .object([platform.key: json]) }
         lock.withLock { state.operations = [:] }
-        merge(reply.objectValue ?? [:], decoder: ObjectDecoder(application: application))
+        merge(members, decoder: ObjectDecoder(application: application))
         didSaveFields()
         application.currentUser = self
     }

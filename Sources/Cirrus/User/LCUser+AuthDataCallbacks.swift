@@ -6,11 +6,21 @@ extension LCUser {
     /// Logs in with a third-party account; `completion` gets the result on `completionQueue`.
     @discardableResult
     public func logIn(
-        authData: [String: Any], platform: AuthDataPlatform, completionQueue: DispatchQueue = .main,
+        authData: [String: Any], platform: AuthDataPlatform, options: AuthDataOptions = [], completionQueue: DispatchQueue = .main,
         completion: @escaping (LCBooleanResult) -> Void
     ) -> LCRequest {
         let json = Result { try Self.json(authData) }
-        return Call.start(on: completionQueue, completion: completion) { try await self.logIn(json: json.get(), platform: platform) }
+        return Call.start(on: completionQueue, completion: completion) {
+            try await self.logIn(json: json.get(), platform: platform, options: options)
+        }
+    }
+
+    /// Logs in as a new anonymous user; `completion` gets `.success(object: user)` or `.failure(error:)`.
+    @discardableResult
+    public static func logInAnonymously(
+        application: LCApplication = .default, completionQueue: DispatchQueue = .main, completion: @escaping (LCValueResult<LCUser>) -> Void
+    ) -> LCRequest {
+        Call.start(on: completionQueue, completion: completion) { try await logInAnonymously(application: application) }
     }
 
     /// Links a third-party account; `completion` gets the result on `completionQueue`.

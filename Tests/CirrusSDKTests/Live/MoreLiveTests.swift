@@ -67,4 +67,24 @@ struct MoreLiveTests {
             #expect(roles.compactMap { $0.name?.value } == ["Administrator"])
         }
     }
+
+    @Test("an anonymous user becomes an ordinary one by saving a username and password; failOnNotExist refuses unknown accounts")
+    func anonymous() async throws {
+        try await withLiveApp { application, _ in
+            let user = try await LCUser.logInAnonymously(application: application)
+            #expect(user.isAnonymous)
+            #expect(user.sessionToken != nil && application.currentUser === user)
+            user.username = "Tom"
+            user.password = "cat"
+            try await user.save()
+            try await user.fetch()
+            #expect(!user.isAnonymous)
+            _ = try await LCUser.logIn(application: application, username: "Tom", password: "cat")
+            let stranger = LCUser(application: application)
+            let error = try await #require(throws: LCError.self) {
+                try await stranger.logIn(authData: ["uid": "nobody", "access_token": "t"], platform: "github", options: .failOnNotExist)
+            }
+            #expect(error.code == 211)
+        }
+    }
 }
