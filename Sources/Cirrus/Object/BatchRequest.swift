@@ -7,11 +7,16 @@ struct BatchRequest {
     /// Saves each object with one sub-request.
     /// - Throws: the first item's error, after every successful item was recorded.
     func save(_ objects: [LCObject]) async throws {
-        let sent = objects.map { $0.pendingOperations() }
-        let requests = zip(objects, sent).map { object, operations -> JSON in
-            item(object.objectId == nil ? "POST" : "PUT", object.objectEndpoint ?? object.endpoint, body: LCObject.body(operations))
+        let requests = objects.map { object in
+            (object.objectId == nil ? "POST" : "PUT", object.objectEndpoint ?? object.endpoint)
         }
-        try await run(requests) { index, reply in objects[index].didSave(reply, sent: sent[index]) }
+        let sent = objects.map { $0.takeOperations() }
+        let items = zip(requests, sent).map { request, operations in item(request.0, request.1, body: LCObject.body(operations)) }
+        try await run(items) { index, reply in
+            objects[index].didSave(reply)
+        } failed: { index in
+            objects[index].restoreOperations(sent[index])
+        }
     }
 
     /// Deletes each object with one sub-request.
@@ -37,12 +42,20 @@ struct BatchRequest {
         return path
     }
 
-    /// Sends the sub-requests (none: no request) and hands each success to `record`.
+    /// Sends the sub-requests (none: no request) and hands each success to `record`, each failure (every item when the
+    /// whole request fails) to `failed`.
     /// - Throws: the first failed item's error as an `LCError`.
-    private func run(_ requests: [JSON], record: (Int, JSON) throws -> Void) async throws {
+    private func run(_ requests: [JSON], record: (Int, JSON) throws -> Void, failed: (Int) -> Void = { _ in }) async throws {
         guard !requests.isEmpty else { return }
-        let reply = try await RESTClient(application: application).send("POST", "/batch", body: ["requests": .array(requests)])
+        let reply: JSON
+        do {
+            reply = try await RESTClient(application: application).send("POST", "/batch", body: ["requests": .array(requests)])
+        } catch {
+            requests.indices.forEach(failed)
+            throw error
+        }
         guard let items = reply.arrayValue, items.count == requests.count else {
+            requests.indices.forEach(failed)
             throw LCError.malformed("The batch reply does not hold one item per request.")
         }
         var firstError: (any Error)?
@@ -55,6 +68,7 @@ struct BatchRequest {
                     throw LCError(code: error?["code"]?.intValue.map(Int.init) ?? 1, reason: error?["error"]?.stringValue)
                 }
             } catch {
+                failed(index)
                 if firstError == nil { firstError = error }
             }
         }

@@ -26,11 +26,27 @@ extension LCObject {
         lock.withLock { state.operations }
     }
 
-    /// Records a successful save of `sent`: takes the reply's fields and forgets the operations sent.
-    func didSave(_ reply: JSON, sent: [String: Operation]) {
+    /// Takes the pending operations to send them. Operations recorded during the save are pending for the next
+    /// one; if the save fails, ``restoreOperations(_:)`` puts the taken ones back in front of them.
+    func takeOperations() -> [String: Operation] {
         lock.withLock {
-            for key in sent.keys { state.operations[key] = nil }
+            defer { state.operations = [:] }
+            return state.operations
         }
+    }
+
+    /// Puts back operations whose save failed, merged with any recorded since (those come after).
+    func restoreOperations(_ sent: [String: Operation]) {
+        lock.withLock {
+            for (key, operation) in sent {
+                let newer = state.operations[key]
+                state.operations[key] = newer.map { (try? Operation.merge(operation, $0)) ?? $0 } ?? operation
+            }
+        }
+    }
+
+    /// Records a successful save: takes the reply's fields.
+    func didSave(_ reply: JSON) {
         merge(reply.objectValue ?? [:], decoder: ObjectDecoder(application: application))
         didSaveFields()
     }
@@ -39,13 +55,15 @@ extension LCObject {
     /// pending operations stay pending and apply to the new values.
     func didFetch(_ reply: JSON, keys: [String]? = nil) throws {
         guard let members = reply.objectValue, !members.isEmpty else { throw LCError.objectNotFound() }
-        if keys == nil { lock.withLock { state.properties = [:] } }
+        let kept = keysKeptOnFetch
+        if keys == nil { lock.withLock { state.properties = state.properties.filter { kept.contains($0.key) } } }
         merge(members, decoder: ObjectDecoder(application: application))
         lock.withLock {
             for (key, operation) in state.operations where keys?.contains(key) ?? true {
                 state.properties[key] = operation.apply(to: state.properties[key])
             }
         }
+        didFetchFields()
     }
 
     /// The body of a save: the wire form of each pending operation.

@@ -116,7 +116,7 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
         try Self.validate(key)
         try lock.withLock {
             let current = state.properties[key]
-            state.operations[key] = try Operation.merge(state.operations[key], operation, current: current)
+            state.operations[key] = try Operation.merge(state.operations[key], operation)
             state.properties[key] = operation.apply(to: current)
         }
     }
@@ -129,6 +129,12 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
 
     /// Called after a save was recorded; ``LCUser`` forgets the password it sent.
     func didSaveFields() {}
+
+    /// Called after a fetch was recorded; ``LCUser`` stores the current user again.
+    func didFetchFields() {}
+
+    /// Local fields a fetch keeps although the server does not send them (``LCUser``'s session token).
+    var keysKeptOnFetch: Set<String> { [] }
 
     /// The session token requests about this object carry: the current user's, or a user's own.
     var sessionForRequests: RESTClient.Session { .current }

@@ -23,14 +23,20 @@ struct ObjectSaver {
         if let file = object as? LCFile, file.objectId == nil {
             return try await file.upload(progress: nil)
         }
-        let operations = object.pendingOperations()
-        let path = object.objectEndpoint ?? object.endpoint
-        guard object.objectId == nil || !operations.isEmpty else { return }
+        guard object.hasDataToUpload else { return }
         let method = object.objectId == nil ? "POST" : "PUT"
-        let reply = try await client.send(
-            method, path, query: options.parameters, body: LCObject.body(operations), session: object.sessionForRequests
-        )
-        object.didSave(reply, sent: operations)
+        let path = object.objectEndpoint ?? object.endpoint
+        let operations = object.takeOperations()
+        let reply: JSON
+        do {
+            reply = try await client.send(
+                method, path, query: options.parameters, body: LCObject.body(operations), session: object.sessionForRequests
+            )
+        } catch {
+            object.restoreOperations(operations)
+            throw error
+        }
+        object.didSave(reply)
     }
 
     /// `roots` and every new object reachable from them through pending operations, each once.

@@ -62,12 +62,12 @@ enum Operation: Sendable {
     /// The one operation that has the effect of `previous` followed by `next`.
     /// - Throws: `LCError` (``LCError/InternalErrorCode/inconsistency``) when the two cannot be combined before a
     ///   save (adding to an array after removing from it, for instance).
-    static func merge(_ previous: Operation?, _ next: Operation, current: (any LCValue)?) throws -> Operation {
+    static func merge(_ previous: Operation?, _ next: Operation) throws -> Operation {
         guard let previous else { return next }
         switch (previous, next) {
         case (_, .set), (_, .delete): return next
         case (.set, _), (.delete, _):
-            guard let value = next.apply(to: current) else { return .delete }
+            guard let value = next.apply(to: previous.apply(to: nil)) else { return .delete }
             return .set(value)
         case (.increment(let first), .increment(let second)): return .increment(first + second)
         case (.add(let first), .add(let second)): return .add(first + second)

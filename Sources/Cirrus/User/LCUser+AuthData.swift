@@ -76,13 +76,19 @@ extension LCUser {
     }
 
     func logIn(json: JSON, platform: AuthDataPlatform, options: AuthDataOptions) async throws {
-        var body = LCObject.body(pendingOperations()).objectValue ?? [:]
+        let operations = takeOperations()
+        var body = LCObject.body(operations).objectValue ?? [:]
         body["authData"] = .object([platform.key: json])
         let query: [(String, String)] = options.contains(.failOnNotExist) ? [("failOnNotExist", "true")] : []
-        let reply = try await RESTClient(application: application).send("POST", "/users", query: query, body: .object(body), session: .token(nil))
+        let reply: JSON
+        do {
+            reply = try await RESTClient(application: application).send("POST", "/users", query: query, body: .object(body), session: .token(nil))
+        } catch {
+            restoreOperations(operations)
+            throw error
+        }
         var members = reply.objectValue ?? [:]
         if members["authData"] == nil { members["authData"] = .object([platform.key: json]) }
-        lock.withLock { state.operations = [:] }
         merge(members, decoder: ObjectDecoder(application: application))
         didSaveFields()
         application.currentUser = self

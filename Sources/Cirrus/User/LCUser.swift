@@ -57,4 +57,11 @@ open class LCUser: LCObject, @unchecked Sendable {
         lock.withLock { state.properties["password"] = nil }
         application.persistCurrentUser(ifItIs: self)
     }
+
+    override func didFetchFields() {
+        application.persistCurrentUser(ifItIs: self)
+    }
+
+    /// A fetch (`GET /users/<id>`) does not return the session token; the user keeps its own.
+    override var keysKeptOnFetch: Set<String> { ["sessionToken"] }
 }

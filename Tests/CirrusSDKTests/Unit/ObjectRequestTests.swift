@@ -209,4 +209,90 @@ struct ObjectRequestTests {
         let error = try await #require(throws: LCError.self) { try await log.fetch() }
         #expect(error.code == 1 && error.reason == "Internal error.")
     }
+
+    @Test("an operation recorded while a save is under way is sent by the next save; a failed save puts its own back first",
+          arguments: [(200, 1), (400, 2)])
+    func changedDuringSave(status: Int, pendingAmount: Int) async throws {
+        let gate = GatedTransport(status: status)
+        let application = try LCApplication(
+            id: "id", key: "key", serverURL: "https://api.example.com", configuration: .init(transport: gate, currentUserStorage: .none)
+        )
+        let post = LCObject(application: application, className: "Post", objectId: "p1")
+        try post.increase("likes")
+        async let saved: Void = post.save()
+        await gate.waitForRequest()
+        try post.increase("likes")
+        gate.open()
+        _ = try? await saved
+        #expect(post.pendingOperations()["likes"]?.json == ["__op": "Increment", "amount": .int(Int64(pendingAmount))])
+        #expect(post.get("likes")?.intValue == 2)
+    }
+}
+
+extension ObjectRequestTests {
+    @Test("a batch item that fails keeps its object's changes pending; the saved ones are done")
+    func batchItemFailure() async throws {
+        let transport = RecordingTransport(json: [
+            #"[{"success":{"updatedAt":"2026-01-02T00:00:00.000Z"}},{"error":{"code":137,"error":"A unique field was given a value that is already taken."}}]"#,
+        ])
+        let application = try makeApplication(transport)
+        let first = LCObject(application: application, className: "T", objectId: "a")
+        let second = LCObject(application: application, className: "T", objectId: "b")
+        try first.set("name", value: "x")
+        try second.set("name", value: "x")
+        let error = try await #require(throws: LCError.self) { try await LCObject.save([first, second]) }
+        #expect(error.code == 137)
+        #expect(!first.hasDataToUpload)
+        #expect(second.hasDataToUpload)
+    }
+}
+
+/// A transport that holds its first request until ``open()``, then answers with `status`.
+final class GatedTransport: Transport, @unchecked Sendable {
+    private let status: Int
+    private let lock = NSLock()
+    private var arrived: CheckedContinuation<Void, Never>?
+    private var hasArrived = false
+    private var release: CheckedContinuation<Void, Never>?
+    private var isOpen = false
+
+    init(status: Int) {
+        self.status = status
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        await withCheckedContinuation { continuation in
+            let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+                hasArrived = true
+                if isOpen { continuation.resume() } else { release = continuation }
+                defer { arrived = nil }
+                return arrived
+            }
+            waiter?.resume()
+        }
+        if status >= 400 { return TransportResponse(status: status, body: Data(#"{"code":1,"error":"refused"}"#.utf8)) }
+        return TransportResponse(status: status, body: Data(#"{"updatedAt":"2026-01-02T00:00:00.000Z"}"#.utf8))
+    }
+
+    /// Returns once a request has arrived.
+    func waitForRequest() async {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> Bool in
+                if hasArrived { return true }
+                arrived = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Lets the held request (and any later one) through.
+    func open() {
+        let held = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            isOpen = true
+            defer { release = nil }
+            return release
+        }
+        held?.resume()
+    }
 }

@@ -113,4 +113,17 @@ struct UserRequestTests {
         let again = try LCApplication(id: "app", key: "key", serverURL: "https://api.example.com", configuration: configuration)
         #expect(again.currentUser == nil)
     }
+
+    @Test("fetching the current user keeps its session token, which later requests still carry")
+    func fetchKeepsToken() async throws {
+        let transport = RecordingTransport(json: [Self.userReply, #"{"objectId":"u1","username":"Tom","nickname":"tommy"}"#, #"{"results":[]}"#])
+        let application = try makeApplication(transport)
+        let user = try await LCUser.logIn(application: application, username: "Tom", password: "p")
+        try await user.fetch()
+        #expect(user.get("nickname")?.stringValue == "tommy")
+        #expect(user.sessionToken?.value == "token-1")
+        _ = try await LCQuery(application: application, className: "Todo").find()
+        #expect(transport.requests[1].headers["X-LC-Session"] == "token-1")
+        #expect(transport.requests[2].headers["X-LC-Session"] == "token-1")
+    }
 }
