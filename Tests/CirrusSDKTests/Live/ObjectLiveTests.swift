@@ -219,3 +219,40 @@ struct ObjectLiveTests {
         }
     }
 }
+
+/// The blocking forms over HTTP, called from a thread of their own as a command-line program would.
+@Suite("Blocking forms on a live server")
+struct BlockingLiveTests {
+    @Test("sign-up, log-in, password change, save, query, CQL and statistics in their blocking forms")
+    func blocking() async throws {
+        try await withLiveApp { application, _ in
+            let outcome = await onThread { () -> [String] in
+                var failures: [String] = []
+                func check(_ name: String, _ ok: Bool) { if !ok { failures.append(name) } }
+                let user = LCUser(application: application)
+                user.username = "Tom"
+                user.password = "cat"
+                check("signUp", user.signUp().isSuccess)
+                check("updatePassword", user.updatePassword(oldPassword: "cat", newPassword: "dog").isSuccess)
+                check("logIn", LCUser.logIn(application: application, username: "Tom", password: "dog").isSuccess)
+                let todo = LCObject(application: application, className: "Todo")
+                try? todo.set("priority", value: 3)
+                check("save", todo.save().isSuccess)
+                let query = LCQuery(application: application, className: "Todo")
+                query.whereKey("priority", .equalTo(3))
+                check("find", query.find().objects?.count == 1)
+                check("count", query.count().intValue == 1)
+                check("getFirst", query.getFirst().object?.objectId == todo.objectId)
+                check("CQL", LCCQLClient.execute(application: application, "select * from Todo").objects.count == 1)
+                let statistics = LCQuery(application: application, className: "Todo")
+                statistics.sum(keys: ["priority"])
+                check("calculate", statistics.calculate().objects?.first?["_sumPriority"]?.intValue == 3)
+                check("getRoles", user.getRoles().objects?.isEmpty == true)
+                check("delete", todo.delete().isSuccess)
+                check("wrong password", LCUser.logIn(application: application, username: "Tom", password: "cat").error?.code == 210)
+                return failures
+            }
+            #expect(outcome.isEmpty, "failed: \(outcome)")
+        }
+    }
+}
