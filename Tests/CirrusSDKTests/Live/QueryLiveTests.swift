@@ -56,6 +56,14 @@ struct QueryLiveTests {
          ["lunch with Linda", "write weekly report"]),
         ("locatedNear within 100 km", [("location", .locatedNear(LCGeoPoint(latitude: 39.9, longitude: 116.4), to: .init(value: 100, unit: .kilometer)))],
          ["lunch with Linda", "write weekly report"]),
+        ("createdAt between two dates", [("createdAt", .greaterThanOrEqualTo(Date(timeIntervalSinceNow: -86_400))),
+                                         ("createdAt", .lessThan(Date(timeIntervalSinceNow: 86_400)))],
+         ["lunch with Linda", "Lunch at KFC", "buy tickets", "write weekly report", "call mom"]),
+        ("createdAt in the future", [("createdAt", .greaterThan(Date(timeIntervalSinceNow: 86_400)))], []),
+        ("locatedNear beyond 100 km", [("location", .locatedNear(LCGeoPoint(latitude: 39.9, longitude: 116.4), from: .init(value: 100, unit: .kilometer)))],
+         ["Lunch at KFC", "buy tickets", "call mom"]),
+        ("locatedNear within 0.02 radians", [("location", .locatedNear(LCGeoPoint(latitude: 39.9, longitude: 116.4), to: .init(value: 0.02, unit: .radian)))],
+         ["lunch with Linda", "write weekly report"]),
     ]
 
     @Test("each constraint finds the todos it describes")
