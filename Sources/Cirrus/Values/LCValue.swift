@@ -48,9 +48,12 @@ extension LCValue {
     public var dictionaryValue: [String: any LCValue]? { (self as? LCDictionary)?.value }
 }
 
-/// Equality of two values by their wire form (objects by class and id).
+/// Equality of two values by their wire form: objects by class and id, objects not saved yet by identity.
 public func == (lhs: any LCValue, rhs: any LCValue) -> Bool {
-    ValueCoder.encode(lhs) == ValueCoder.encode(rhs)
+    if let left = lhs as? LCObject, let right = rhs as? LCObject, left.objectId == nil || right.objectId == nil {
+        return left === right
+    }
+    return ValueCoder.encode(lhs) == ValueCoder.encode(rhs)
 }
 
 /// A number the SDK can add to a field (``LCObject/increase(_:by:)``).

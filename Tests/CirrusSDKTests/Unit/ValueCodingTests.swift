@@ -130,9 +130,14 @@ struct ValueCodingTests {
         #expect(LCDate(Date(timeIntervalSince1970: 1.2345)).isoString == "1970-01-01T00:00:01.235Z")
     }
 
-    @Test("values compare by their wire form")
+    @Test("values compare by their wire form; objects by class and id, or by identity before they are saved")
     func equality() {
         #expect((LCNumber(1) as any LCValue) == (LCNumber(1.0) as any LCValue))
         #expect(!((LCNumber(1) as any LCValue) == (LCString("1") as any LCValue)))
+        let saved = LCObject(application: Self.application, className: "Post", objectId: "p1")
+        #expect((saved as any LCValue) == (LCObject(application: Self.application, className: "Post", objectId: "p1") as any LCValue))
+        let new = LCObject(application: Self.application, className: "Post")
+        #expect((new as any LCValue) == (new as any LCValue))
+        #expect(!((new as any LCValue) == (LCObject(application: Self.application, className: "Post") as any LCValue)))
     }
 }
