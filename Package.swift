@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Pure values: JSON, typed values and their wire codec, operations, query AST, ACL, errors. No I/O.
@@ -39,8 +40,22 @@ let package = Package(
         .target(
             name: "CirrusSQLite",
             dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusSQL",
+                "CirrusModel", "CirrusStorage", "CirrusSQL", "CirrusSQLAdapter",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // What the SQL stores share: the statements of account writes, row decoding, the table directory.
+        .target(name: "CirrusSQLAdapter", dependencies: ["CirrusModel", "CirrusStorage", "CirrusSQL"], swiftSettings: swiftSettings),
+        // The PostgreSQL store (postgres-nio: a connection pool, JSONB documents), for many instances on one database.
+        .target(
+            name: "CirrusPostgres",
+            dependencies: [
+                "CirrusModel", "CirrusStorage", "CirrusSQL", "CirrusSQLAdapter",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -97,7 +112,7 @@ let package = Package(
         .target(
             name: "CirrusServer",
             dependencies: [
-                "CirrusHTTP", "CirrusSQLite", "CirrusMessaging", "CirrusFileStorage", "CirrusS3",
+                "CirrusHTTP", "CirrusSQLite", "CirrusPostgres", "CirrusMessaging", "CirrusFileStorage", "CirrusS3",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -108,6 +123,7 @@ let package = Package(
             dependencies: [
                 "CirrusServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -129,6 +145,7 @@ let package = Package(
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusPostgresTests", dependencies: ["CirrusTesting", "CirrusPostgres"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusFileStorageTests", dependencies: ["CirrusFileStorage", "CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CirrusS3Tests",

@@ -1,5 +1,6 @@
 import CirrusModel
 import CirrusSQL
+import CirrusSQLAdapter
 import CirrusStorage
 import GRDB
 

@@ -1,5 +1,6 @@
 import CirrusModel
 import CirrusSQL
+import CirrusSQLAdapter
 import CirrusStorage
 import GRDB
 
@@ -15,48 +16,20 @@ extension SQLiteStorageAdapter {
         let requested = idsByClass.sorted { $0.key < $1.key }
         guard !requested.isEmpty else { return [] }
         return try await pool.read { db in
-            var parts: [FetchPart] = []
+            var tables: [(className: String, table: String, ids: [String])] = []
             for (className, ids) in requested {
                 guard let table = try self.existingTable(for: className, db) else { continue }
-                let sorted = ids.sorted()
-                for start in stride(from: 0, to: sorted.count, by: Self.idsPerStatement) {
-                    parts.append(FetchPart(className: className, table: table, ids: Array(sorted[start..<min(start + Self.idsPerStatement, sorted.count)])))
-                }
+                tables.append((className, table, ids.sorted()))
             }
             var objects: [StoredObject] = []
-            for chunk in Self.statements(parts) {
+            for chunk in FetchPart.statements(tables, idsPerStatement: Self.idsPerStatement, partsPerStatement: Self.classesPerStatement) {
                 let statement = ObjectStatements.select(chunk.map { ($0.table, $0.ids) }, dialect: self.dialect, readers: readers)
                 for row in try self.rows(db, statement) {
                     let part: Int = row[5]
-                    objects.append(try StoredRow.decode(row, className: chunk[part].className).object)
+                    objects.append(try StoredRow.decode(row.sqlValues, className: chunk[part].className).object)
                 }
             }
             return objects
         }
     }
-
-    /// The parts grouped into statements within SQLite's limits: normally one statement for all of them.
-    static func statements(_ parts: [FetchPart]) -> [[FetchPart]] {
-        var statements: [[FetchPart]] = []
-        var current: [FetchPart] = []
-        var bound = 0
-        for part in parts {
-            if !current.isEmpty, current.count == classesPerStatement || bound + part.ids.count > idsPerStatement {
-                statements.append(current)
-                current = []
-                bound = 0
-            }
-            current.append(part)
-            bound += part.ids.count
-        }
-        if !current.isEmpty { statements.append(current) }
-        return statements
-    }
-}
-
-/// The ids to read from one class table in a pointer fetch.
-struct FetchPart {
-    let className: String
-    let table: String
-    let ids: [String]
 }

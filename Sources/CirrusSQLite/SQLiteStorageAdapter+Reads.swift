@@ -1,5 +1,6 @@
 import CirrusModel
 import CirrusSQL
+import CirrusSQLAdapter
 import CirrusStorage
 import GRDB
 
@@ -9,7 +10,7 @@ extension SQLiteStorageAdapter {
         return try await pool.read { db in
             guard let table = try self.existingTable(for: className, db) else { return [] }
             let statement = ObjectStatements(dialect: self.dialect, table: table).select(ids: ids)
-            return try self.rows(db, statement).map { try StoredRow.decode($0, className: className).object }
+            return try self.rows(db, statement).map { try StoredRow.decode($0.sqlValues, className: className).object }
         }
     }
 
@@ -17,7 +18,7 @@ extension SQLiteStorageAdapter {
         try await pool.read { db in
             guard let table = try self.existingTable(for: query.className, db) else { return [] }
             let statement = try self.findStatement(query, table: table, db)
-            return try self.rows(db, statement).map { try StoredRow.decode($0, className: query.className).object }
+            return try self.rows(db, statement).map { try StoredRow.decode($0.sqlValues, className: query.className).object }
         }
     }
 
@@ -48,23 +49,9 @@ extension SQLiteStorageAdapter {
     }
 }
 
-/// Decodes a row of `id, created_at, updated_at, acl, data`.
-struct StoredRow {
-    let object: StoredObject
-    /// The size in bytes of the stored document text.
-    let encodedSize: Int
-
-    static func decode(_ row: Row, className: String) throws -> StoredRow {
-        let dataText: String = row[4]
-        guard case .object(let fields) = try JSONParser.parse(dataText) else {
-            throw StorageError.database("the stored document of \(className) is not a JSON object")
-        }
-        let aclText: String? = row[3]
-        let object = StoredObject(
-            className: className, objectId: row[0],
-            createdAt: Timestamp(millisecondsSince1970: row[1]), updatedAt: Timestamp(millisecondsSince1970: row[2]),
-            acl: try aclText.map { try JSONParser.parse($0) }, fields: fields
-        )
-        return StoredRow(object: object, encodedSize: dataText.utf8.count)
+extension Row {
+    /// The row's values in column order.
+    var sqlValues: [SQLValue] {
+        (0..<count).map { SQLValue(self[$0] as DatabaseValue) }
     }
 }

@@ -1,5 +1,6 @@
 public import CirrusModel
 import CirrusSQL
+import CirrusSQLAdapter
 import CirrusStorage
 import GRDB
 

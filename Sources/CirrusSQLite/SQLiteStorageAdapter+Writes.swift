@@ -1,5 +1,6 @@
 import CirrusModel
 import CirrusSQL
+import CirrusSQLAdapter
 import CirrusStorage
 import GRDB
 
@@ -135,7 +136,7 @@ final class WriteSession {
         guard let row = try adapter.rows(db, statement).first else {
             throw try missOrMismatch(statements, update.className, update.objectId, writers: update.writers)
         }
-        let object = try StoredRow.decode(row, className: update.className)
+        let object = try StoredRow.decode(row.sqlValues, className: update.className)
         if object.encodedSize > update.maximumSize {
             throw StorageError.objectTooLarge(size: object.encodedSize, limit: update.maximumSize)
         }

@@ -1,5 +1,6 @@
 public import CirrusModel
 import CirrusSQL
+import CirrusSQLAdapter
 public import CirrusStorage
 import Foundation
 import GRDB
@@ -164,37 +165,6 @@ extension SQLValue {
         case .double(let number): number.databaseValue
         case .text(let text): text.databaseValue
         case .blob(let bytes): Data(bytes).databaseValue
-        }
-    }
-}
-
-/// Which table holds which class; filled from the registry and from committed class creations.
-final class TableDirectory: @unchecked Sendable {
-    private var tables: [String: String] = [:]
-    private let lock = Lock()
-
-    func table(for className: String) -> String? {
-        lock.withLock { tables[className] }
-    }
-
-    func record(className: String, table: String) {
-        lock.withLock { tables[className] = table }
-    }
-
-    func forget(className: String) {
-        lock.withLock { _ = tables.removeValue(forKey: className) }
-    }
-}
-
-/// True for the first caller of `claim()` only.
-final class OnceFlag: @unchecked Sendable {
-    private var claimed = false
-    private let lock = Lock()
-
-    func claim() -> Bool {
-        lock.withLock {
-            defer { claimed = true }
-            return !claimed
         }
     }
 }

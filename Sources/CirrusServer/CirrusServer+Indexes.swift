@@ -1,6 +1,7 @@
 import CirrusModel
 import CirrusStorage
 import Foundation
+import Logging
 
 extension CirrusServer {
     /// Adds the expression indexes that equality, range and order conditions on `fields` of `className` use,
@@ -10,7 +11,7 @@ extension CirrusServer {
     public static func ensureIndexes(_ configuration: ServerConfiguration, className: String, fields: [String]) async throws {
         let paths = try fields.map { try FieldPath(parsing: $0) }
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let store = try StoreFactory.open(configuration)
+        let store = try StoreFactory.open(configuration, logger: Logger(label: "cirrus"))
         do {
             try await store.prepare()
             for path in paths { try await store.ensureIndex(className: className, path: path) }

@@ -21,16 +21,16 @@ public struct CirrusServer: Sendable {
         var logger = logger ?? Logger(label: "cirrus")
         logger.logLevel = configuration.logLevel
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        // The store first: an unusable database URL must fail before any keys are generated.
-        let store = try StoreFactory.open(configuration)
+        let store = try StoreFactory.open(configuration, logger: logger)
         let keys: AppKeys
         do {
+            // The store first: an unreachable database must fail before any keys are generated.
+            try await store.prepare()
             keys = try configuration.keys ?? resolveKeys(configuration, logger: logger)
         } catch {
             try? await store.close()
             throw error
         }
-        try await store.prepare()
         let schemas = SchemaCache(store: store)
         try await schemas.warmUp()
         let transports: MessageTransports

@@ -1,12 +1,14 @@
+import CirrusPostgres
 import CirrusSQLite
 import CirrusStorage
 import Foundation
+import Logging
 
 /// Opens the store a configuration names.
 enum StoreFactory {
     static let sqliteFileName = "cirrus.sqlite"
 
-    static func open(_ configuration: ServerConfiguration) throws -> any StorageAdapter {
+    static func open(_ configuration: ServerConfiguration, logger: Logger) throws -> any StorageAdapter {
         guard let url = configuration.databaseURL, !url.isEmpty else {
             return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory))
         }
@@ -14,12 +16,15 @@ enum StoreFactory {
             return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)))
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            throw ServerStartError.unsupportedDatabase(
-                "PostgreSQL databases are not supported by this build yet; omit --database (and CIRRUS_DATABASE_URL) "
-                    + "to use the embedded SQLite store in the data directory."
-            )
+            do {
+                return try PostgresStorageAdapter(url: url, logger: logger)
+            } catch let error as PostgresURLError {
+                throw ServerStartError.unsupportedDatabase(error.description)
+            }
         }
-        throw ServerStartError.unsupportedDatabase("Unrecognised database URL '\(url)': use sqlite:///path/to/file.sqlite.")
+        throw ServerStartError.unsupportedDatabase(
+            "Unrecognised database URL '\(PostgresURL.redacted(url))': use postgres://user:password@host:port/database or sqlite:///path/to/file.sqlite."
+        )
     }
 
     /// The SQLite file in the data directory, creating the directory.

@@ -5,24 +5,40 @@ import Testing
 @Suite("Database URLs a live server cannot use")
 struct DatabaseURLTests {
     @Test(
-        "a postgres:// database stops the server with a clear message, before any keys are generated",
+        "an unreachable postgres:// database stops the server with a clear message without the password, before any keys are generated",
         arguments: [
-            (["--database", "postgres://cirrus:secret@127.0.0.1:5432/cirrus"], [String: String]()),
-            ([], ["CIRRUS_DATABASE_URL": "postgresql://cirrus@127.0.0.1/cirrus"]),
+            (["--database", "postgres://cirrus:secret@127.0.0.1:PORT/cirrus"], [String: String]()),
+            ([], ["CIRRUS_DATABASE_URL": "postgresql://cirrus:secret@127.0.0.1:PORT/cirrus"]),
         ]
     )
-    func postgresIsRefused(extra: [String], environment: [String: String]) async throws {
+    func unreachablePostgres(extra: [String], environment: [String: String]) async throws {
         try await Sandbox.with { sandbox in
-            let port = try FreePort.next()
+            let (port, nobody) = (try FreePort.next(), String(try FreePort.next()))
             let process = try sandbox.launch(
-                ["serve", "--port", String(port), "--data-dir", sandbox.dataDirectory] + extra, environment: environment
+                ["serve", "--port", String(port), "--data-dir", sandbox.dataDirectory] + extra.map { $0.replacingOccurrences(of: "PORT", with: nobody) },
+                environment: environment.mapValues { $0.replacingOccurrences(of: "PORT", with: nobody) }
             )
-            let termination = try await process.waitForExit()
+            let termination = try await process.waitForExit(timeout: .seconds(90))
             #expect(termination != .exited(0))
-            #expect(process.output.contains("PostgreSQL databases are not supported by this build yet"))
+            #expect(process.output.contains("PostgreSQL at 127.0.0.1:\(nobody)/cirrus did not accept a connection"), "\(process.output)")
             #expect(!process.output.contains("secret"))
             #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/keys.json")))
             #expect(RawConnection.isRefused(port: port))
+        }
+    }
+
+    @Test("malformed database URLs stop the server with what is wrong", arguments: [
+        ("postgres://127.0.0.1:5432/cirrus", "needs a user"),
+        ("postgres://cirrus@127.0.0.1:5432", "needs a database name"),
+        ("postgres://cirrus@127.0.0.1/cirrus?sslmode=maybe", "Unknown sslmode 'maybe'"),
+        ("mysql://cirrus:secret@127.0.0.1/cirrus", "Unrecognised database URL"),
+    ])
+    func malformed(url: String, message: String) async throws {
+        try await Sandbox.with { sandbox in
+            let process = try sandbox.launch(["serve", "--port", String(try FreePort.next()), "--data-dir", sandbox.dataDirectory, "--database", url])
+            #expect(try await process.waitForExit() != .exited(0))
+            #expect(process.output.contains(message), "\(process.output)")
+            #expect(!process.output.contains("secret"))
         }
     }
 }

@@ -175,24 +175,29 @@ public struct PostgresDialect: SQLDialect {
         return "(\(document) #- \(raw: pathLiteral(path)))"
     }
 
-    /// Exact `numeric` arithmetic; a missing or non-numeric current value counts as 0. A floating-point
-    /// amount is bound as its JSON text, so that its scale survives (`1 + 1.0` is `2.0`, as in SQLite).
+    /// SQLite's arithmetic: exact 64-bit integers when both numbers are integers, IEEE doubles as soon as one is
+    /// not (`0.1 + 0.2` is `0.30000000000000004`, `1 + 1.0` is `2.0`); a missing or non-numeric current value
+    /// counts as the integer 0. `cirrus_double_jsonb` writes a double as SQLite does (see ``SystemSchema``).
     public func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
-        let operand: SQLFragment
+        let value = json(current)
+        let currentIsDouble: SQLFragment = "(jsonb_typeof(\(value)) = 'number' AND (\(value))::text ~ '[.eE]')"
         switch amount {
-        case .int(let number): operand = "\(bind: .int(number))::numeric"
-        case .double(let number): operand = "\(bind: .text(JSONWriter.string(.double(number))))::numeric"
-        default: operand = "0"
+        case .int(let number):
+            return "CASE WHEN \(currentIsDouble) THEN cirrus_double_jsonb((\(value))::float8 + \(bind: .int(number))::float8) "
+                + "ELSE to_jsonb(\(numberOrZero(current)) + \(bind: .int(number))::numeric) END"
+        case .double(let number):
+            return "cirrus_double_jsonb((\(numberOrZero(current)))::float8 + \(bind: .double(number))::float8)"
+        default:
+            return "to_jsonb(\(numberOrZero(current)))"
         }
-        return "to_jsonb(\(numberOrZero(current)) + \(operand))"
     }
 
     /// The current value truncated toward zero (as SQLite's `CAST(… AS INTEGER)`); 0 when it is missing,
     /// not a number, or outside the 64-bit range.
     public func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
         let value = json(current)
-        let integer: SQLFragment = "COALESCE(CASE WHEN jsonb_typeof(\(value)) = 'number' THEN CASE WHEN abs(\(value)::numeric) "
-            + "< 9223372036854775808 THEN trunc(\(value)::numeric)::bigint END END, 0)"
+        let integer: SQLFragment = "COALESCE(CASE WHEN jsonb_typeof(\(value)) = 'number' THEN CASE WHEN trunc(\(value)::numeric) "
+            + "BETWEEN -9223372036854775808 AND 9223372036854775807 THEN trunc(\(value)::numeric)::bigint END END, 0)"
         return "to_jsonb(\(integer) \(raw: op.rawValue) \(bind: .int(operand))::bigint)"
     }
 

@@ -44,8 +44,24 @@ public enum SystemSchema {
         list.append(Migration(name: "0006_class_options", statements: [
             "ALTER TABLE \(dialect.quote(classesTable)) ADD COLUMN \"options\" TEXT",
         ]))
+        if dialect.name == "postgres" { list.append(doubleFunction) }
         return list
     }
+
+    /// PostgreSQL: a double as SQLite's JSON writes it, so that arithmetic gives the same documents on both stores:
+    /// integral values keep a `.0` (`2.0`, not `2`, which would read back as an integer), others their shortest
+    /// exact text (`0.30000000000000004`); NaN and infinities, which JSON lacks, become `null`.
+    static let doubleFunction = Migration(name: "0007_cirrus_double_jsonb", statements: [
+        """
+        CREATE OR REPLACE FUNCTION cirrus_double_jsonb(value float8) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+          SELECT CASE
+            WHEN value = 'NaN'::float8 OR value = 'Infinity'::float8 OR value = '-Infinity'::float8 THEN 'null'::jsonb
+            WHEN value = trunc(value) THEN to_jsonb(value::numeric(1000, 1))
+            ELSE (value::text)::jsonb
+          END
+        $$
+        """,
+    ])
 
     /// Verification codes and link tokens, and the sends that rate limits count.
     static func codes(_ dialect: any SQLDialect) -> Migration {

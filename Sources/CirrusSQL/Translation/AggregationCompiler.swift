@@ -112,16 +112,17 @@ public struct AggregationCompiler {
         return (dialect.numberOrNull(target), .number)
     }
 
-    /// The requested order, then the group keys not named in it (ascending), so that pages are stable.
+    /// The requested order, then the group keys not named in it (ascending), so that pages are stable. Missing
+    /// values come first in ascending order on every store (SQLite's default; PostgreSQL's is the opposite).
     private func orderTerms(_ order: [SortKey], _ outputs: [String: AggregationOutput], groups: [AggregationOutput]) -> [SQLFragment] {
         var terms: [SQLFragment] = []
         var named: Set<String> = []
         for key in order {
             guard let output = outputs[key.path.description], named.insert(output.key).inserted else { continue }
-            terms.append("\(output.sortKey)\(raw: key.descending ? " DESC" : " ASC")")
+            terms.append("\(output.sortKey)\(raw: key.descending ? " DESC NULLS LAST" : " ASC NULLS FIRST")")
         }
         for group in groups where !named.contains(group.key) {
-            terms.append("\(group.sortKey) ASC")
+            terms.append("\(group.sortKey) ASC NULLS FIRST")
         }
         return terms
     }

@@ -1,10 +1,10 @@
 import CirrusModel
-import CirrusSQL
-import CirrusStorage
+public import CirrusSQL
+public import CirrusStorage
 
-/// The statements of one account write.
-enum AccountWriter {
-    static func statements(_ write: AccountWrite, dialect: SQLiteDialect) -> [SQLFragment] {
+/// The statements of one account write, in any SQL dialect.
+public enum AccountWriter {
+    public static func statements(_ write: AccountWrite, dialect: any SQLDialect) -> [SQLFragment] {
         let accounts = AccountStatements(dialect: dialect)
         switch write {
         case .setPassword(let userId, let password):

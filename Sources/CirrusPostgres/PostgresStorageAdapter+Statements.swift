@@ -1,0 +1,89 @@
+import CirrusModel
+import Foundation
+import CirrusSQL
+import CirrusSQLAdapter
+import CirrusStorage
+import NIOCore
+import PostgresNIO
+
+/// Running rendered fragments on a connection, and transactions.
+extension PostgresStorageAdapter {
+    /// Runs a fragment and returns its rows, each as its values in column order.
+    func rows(_ connection: PostgresConnection, _ fragment: SQLFragment) async throws -> [[SQLValue]] {
+        var result: [[SQLValue]] = []
+        for try await row in try await connection.query(query(fragment), logger: logger) {
+            result.append(try row.makeRandomAccess().map(SQLValue.init(cell:)))
+        }
+        return result
+    }
+
+    /// Runs a fragment that returns no rows (or whose rows do not matter).
+    func execute(_ connection: PostgresConnection, _ fragment: SQLFragment) async throws {
+        try await connection.query(query(fragment), logger: logger)
+    }
+
+    /// The fragment rendered with `$n` placeholders and its bindings.
+    func query(_ fragment: SQLFragment) throws -> PostgresQuery {
+        let (sql, values) = dialect.render(fragment)
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: bindings.appendNull()
+            case .int(let number): bindings.append(number)
+            case .double(let number): bindings.append(number)
+            case .text(let text): bindings.append(text)
+            case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            }
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: self.logger)
+            do {
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: self.logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                throw error
+            }
+        }
+    }
+}
+
+extension SQLValue {
+    /// The display scale of a binary `numeric` (its fourth 16-bit header field), or `nil` in text format.
+    static func numericScale(_ cell: PostgresCell) -> Int16? {
+        guard cell.format == .binary, var bytes = cell.bytes, bytes.readableBytes >= 8 else { return nil }
+        bytes.moveReaderIndex(forwardBy: 6)
+        return bytes.readInteger(as: Int16.self)
+    }
+
+    /// The value of a result cell: integers, floating-point numbers, text (JSONB as its text, `numeric` as its
+    /// decimal text when it is not integral), bytes; `NULL` as ``SQLValue/null``.
+    init(cell: PostgresCell) throws {
+        guard cell.bytes != nil else {
+            self = .null
+            return
+        }
+        switch cell.dataType {
+        case .int2, .int4, .int8: self = .int(try cell.decode(Int64.self))
+        case .float4, .float8: self = .double(try cell.decode(Double.self))
+        case .bool: self = .int(try cell.decode(Bool.self) ? 1 : 0)
+        case .bytea: self = .blob(Array(buffer: try cell.decode(ByteBuffer.self)))
+        case .numeric:
+            // A numeric with decimals (an average) is a double; an integral one (a sum of integers) an integer.
+            let decimal = try cell.decode(Decimal.self)
+            let text = "\(decimal)"
+            if Self.numericScale(cell) == 0, let number = Int64(text) {
+                self = .int(number)
+            } else {
+                self = .double(Double(text) ?? NSDecimalNumber(decimal: decimal).doubleValue)
+            }
+        default: self = .text(try cell.decode(String.self))
+        }
+    }
+}

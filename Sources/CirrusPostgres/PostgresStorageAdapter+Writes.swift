@@ -1,0 +1,40 @@
+import CirrusModel
+import CirrusSQL
+import CirrusSQLAdapter
+import CirrusStorage
+import PostgresNIO
+
+extension PostgresStorageAdapter {
+    public func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
+        do {
+            let (results, created) = try await transaction { connection in
+                let session = PostgresWriteSession(adapter: self, connection: connection)
+                var results: [Result<WriteResult, StorageError>] = []
+                var failed = false
+                for command in commands {
+                    if failed {
+                        results.append(.failure(.rolledBack))
+                        continue
+                    }
+                    let result = await session.runInSavepoint(command)
+                    if case .failure = result, atomically { failed = true }
+                    results.append(result)
+                }
+                if failed { throw AtomicBatchFailed(results: results) }
+                return (results, session.createdTables)
+            }
+            for (className, table) in created { tables.record(className: className, table: table) }
+            return results
+        } catch let failure as AtomicBatchFailed {
+            return failure.results.map { result in
+                if case .success = result { return .failure(.rolledBack) }
+                return result
+            }
+        }
+    }
+}
+
+/// Thrown inside the transaction so that it rolls back.
+private struct AtomicBatchFailed: Error {
+    let results: [Result<WriteResult, StorageError>]
+}

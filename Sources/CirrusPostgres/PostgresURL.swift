@@ -1,0 +1,56 @@
+import Foundation
+import NIOSSL
+public import PostgresNIO
+
+/// A malformed database URL.
+public struct PostgresURLError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// Reads `postgres://user:password@host:port/database?sslmode=disable|prefer|require&application_name=…`
+/// (also `postgresql://`) into a client configuration.
+public enum PostgresURL {
+    /// - Throws: ``PostgresURLError`` when the scheme, user or database is missing, or `sslmode` is unknown.
+    public static func configuration(_ text: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: text), let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme) else {
+            throw PostgresURLError(description: "Not a postgres:// URL: \(redacted(text)).")
+        }
+        guard let user = components.user?.removingPercentEncoding, !user.isEmpty else {
+            throw PostgresURLError(description: "The database URL needs a user: postgres://user:password@host:port/database.")
+        }
+        let database = String(components.path.drop { $0 == "/" }).removingPercentEncoding ?? ""
+        guard !database.isEmpty else {
+            throw PostgresURLError(description: "The database URL needs a database name: postgres://user:password@host:port/database.")
+        }
+        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
+        var configuration = PostgresClient.Configuration(
+            host: components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1", port: components.port ?? 5432, username: user,
+            password: components.password?.removingPercentEncoding, database: database, tls: try tls(query["sslmode"])
+        )
+        if let name = query["application_name"] { configuration.options.additionalStartupParameters.append(("application_name", name)) }
+        if let searchPath = query["search_path"] { configuration.options.additionalStartupParameters.append(("search_path", searchPath)) }
+        if let size = query["pool_size"] {
+            guard let maximum = Int(size), maximum > 0 else { throw PostgresURLError(description: "pool_size must be a positive number.") }
+            configuration.options.maximumConnections = maximum
+        }
+        return configuration
+    }
+
+    /// `disable` (the default: loopback servers rarely have certificates), `prefer` or `require` (verifying the
+    /// server's certificate against the system's trust roots).
+    static func tls(_ mode: String?) throws -> PostgresClient.Configuration.TLS {
+        switch mode ?? "disable" {
+        case "disable": return .disable
+        case "prefer": return .prefer(.makeClientConfiguration())
+        case "require", "verify-full": return .require(.makeClientConfiguration())
+        default: throw PostgresURLError(description: "Unknown sslmode '\(mode ?? "")': use disable, prefer or require.")
+        }
+    }
+
+    /// The URL without its password, for messages and logs.
+    public static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text), components.password != nil else { return text }
+        components.password = "***"
+        return components.string ?? text
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A PostgreSQL server for tests, named by `CIRRUS_TEST_POSTGRES_URL` (`scripts/test` starts one on loopback and
+/// sets it). Each test gets its own schema, so tests run in parallel on one database and leave nothing behind.
+public enum PostgresTestDatabase {
+    /// The environment variable naming the test server.
+    public static let variable = "CIRRUS_TEST_POSTGRES_URL"
+
+    /// The test server's URL.
+    /// - Throws: when the variable is not set, with how to get a server.
+    public static func url() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else {
+            throw PostgresTestError(
+                "\(variable) is not set: the PostgreSQL tests need a server. Run scripts/test, which starts one on loopback, "
+                    + "or set \(variable)=postgres://user@127.0.0.1:5432/database."
+            )
+        }
+        return url
+    }
+
+    /// Runs `body` with the URL of a new, empty schema on the test server (as `search_path`), then drops the schema.
+    public static func withSchema<T: Sendable>(_ body: @Sendable (_ url: String) async throws -> T) async throws -> T {
+        let (url, schema) = try await createSchema()
+        do {
+            let result = try await body(url)
+            try await dropSchema(schema)
+            return result
+        } catch {
+            try? await dropSchema(schema)
+            throw error
+        }
+    }
+
+    /// Creates a schema and returns a URL whose connections use it, and its name (for ``dropSchema(_:)``).
+    public static func createSchema() async throws -> (url: String, schema: String) {
+        let base = try url()
+        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        try await administer("CREATE SCHEMA \(schema)")
+        let separator = base.contains("?") ? "&" : "?"
+        // A few connections per test: many tests run at once against one server.
+        return (base + separator + "search_path=" + schema + "&pool_size=4", String(schema))
+    }
+
+    /// Drops a schema ``createSchema()`` made, with everything in it.
+    public static func dropSchema(_ schema: String) async throws {
+        try await administer("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+    }
+
+    /// Runs one statement on the test server with a short-lived connection.
+    static func administer(_ sql: String) async throws {
+        let configuration = try PostgresURLParts(try url())
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(host: configuration.host, port: configuration.port, username: configuration.user,
+                password: configuration.password, database: configuration.database, tls: .disable),
+            id: 1, logger: Logger(label: "cirrus.tests.postgres")
+        )
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "cirrus.tests.postgres"))
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
+
+/// The parts of a test server URL.
+struct PostgresURLParts {
+    let host: String
+    let port: Int
+    let user: String
+    let password: String?
+    let database: String
+
+    init(_ text: String) throws {
+        guard let components = URLComponents(string: text), let user = components.user else { throw PostgresTestError("Bad test URL \(text)") }
+        host = components.host ?? "127.0.0.1"
+        port = components.port ?? 5432
+        self.user = user
+        password = components.password
+        database = String(components.path.drop { $0 == "/" })
+    }
+}
+
+/// Why the PostgreSQL tests cannot run.
+public struct PostgresTestError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
