@@ -59,20 +59,23 @@ public struct LiveTestServer: Sendable {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let port = try FreeLoopbackPort.next()
-        var configuration = ServerConfiguration(
-            host: "127.0.0.1", port: port, dataDirectory: directory.path, keys: TestServer.keys, logLevel: .warning, accounts: accounts
-        )
-        let mailOutbox = OutboxMailSender()
-        let smsOutbox = OutboxSMSSender()
-        configuration.mailSender = mailOutbox
-        configuration.smsSender = smsOutbox
-        configure(&configuration)
-        let server = try await CirrusServer.build(configuration)
-        let live = LiveTestServer(
-            baseURL: "http://127.0.0.1:\(configuration.port)", keys: server.keys, store: server.store, mailOutbox: mailOutbox,
-            smsOutbox: smsOutbox
-        )
-        return try await serve(server, live: live, body)
+        return try await TestStore.withDatabase { databaseURL in
+            var configuration = ServerConfiguration(
+                host: "127.0.0.1", port: port, dataDirectory: directory.path, databaseURL: databaseURL, keys: TestServer.keys,
+                logLevel: .warning, accounts: accounts
+            )
+            let mailOutbox = OutboxMailSender()
+            let smsOutbox = OutboxSMSSender()
+            configuration.mailSender = mailOutbox
+            configuration.smsSender = smsOutbox
+            configure(&configuration)
+            let server = try await CirrusServer.build(configuration)
+            let live = LiveTestServer(
+                baseURL: "http://127.0.0.1:\(configuration.port)", keys: server.keys, store: server.store, mailOutbox: mailOutbox,
+                smsOutbox: smsOutbox
+            )
+            return try await serve(server, live: live, body)
+        }
     }
 
     /// The server stopped before it listened.

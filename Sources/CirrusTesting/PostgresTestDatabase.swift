@@ -21,8 +21,8 @@ public enum PostgresTestDatabase {
     }
 
     /// Runs `body` with the URL of a new, empty schema on the test server (as `search_path`), then drops the schema.
-    public static func withSchema<T: Sendable>(_ body: @Sendable (_ url: String) async throws -> T) async throws -> T {
-        let (url, schema) = try await createSchema()
+    public static func withSchema<T: Sendable>(poolSize: Int = 2, _ body: @Sendable (_ url: String) async throws -> T) async throws -> T {
+        let (url, schema) = try await createSchema(poolSize: poolSize)
         do {
             let result = try await body(url)
             try await dropSchema(schema)
@@ -33,20 +33,36 @@ public enum PostgresTestDatabase {
         }
     }
 
-    /// Creates a schema and returns a URL whose connections use it, and its name (for ``dropSchema(_:)``).
-    public static func createSchema() async throws -> (url: String, schema: String) {
+    /// Creates a schema and returns a URL whose connections use it, at most `poolSize` at a time (many tests run
+    /// at once against one server), and its name (for ``dropSchema(_:)``).
+    public static func createSchema(poolSize: Int = 2) async throws -> (url: String, schema: String) {
         let base = try url()
+        await schemas.acquire()
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
-        try await administer("CREATE SCHEMA \(schema)")
+        do {
+            try await administer("CREATE SCHEMA \(schema)")
+        } catch {
+            await schemas.release()
+            throw error
+        }
         let separator = base.contains("?") ? "&" : "?"
-        // A few connections per test: many tests run at once against one server.
-        return (base + separator + "search_path=" + schema + "&pool_size=4", String(schema))
+        return (base + separator + "search_path=" + schema + "&pool_size=\(poolSize)", String(schema))
     }
 
     /// Drops a schema ``createSchema()`` made, with everything in it.
     public static func dropSchema(_ schema: String) async throws {
-        try await administer("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+        do {
+            try await administer("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+        } catch {
+            await schemas.release()
+            throw error
+        }
+        await schemas.release()
     }
+
+    /// At most this many schemas (test stores) at once: Swift Testing runs every test case concurrently, which would
+    /// open more connections than a test server allows (each store has a small pool).
+    static let schemas = AsyncSemaphore(permits: 24)
 
     /// Runs one statement on the test server with a short-lived connection.
     static func administer(_ sql: String) async throws {
@@ -90,5 +106,47 @@ public struct PostgresTestError: Error, CustomStringConvertible {
 
     init(_ description: String) {
         self.description = description
+    }
+}
+
+/// The store the in-process test servers use: SQLite in their data directory, or, with `CIRRUS_TEST_STORE=postgres`,
+/// a new schema on the PostgreSQL test server (``PostgresTestDatabase``), so that the same HTTP tests run on both.
+public enum TestStore {
+    public static let variable = "CIRRUS_TEST_STORE"
+
+    /// Whether the test servers use PostgreSQL.
+    public static var isPostgres: Bool { ProcessInfo.processInfo.environment[variable] == "postgres" }
+
+    /// Runs `body` with the database URL of a new, empty store (`nil`: SQLite in the data directory), and removes
+    /// the store afterwards.
+    public static func withDatabase<T: Sendable>(_ body: @Sendable (_ databaseURL: String?) async throws -> T) async throws -> T {
+        guard isPostgres else { return try await body(nil) }
+        return try await PostgresTestDatabase.withSchema { url in try await body(url) }
+    }
+}
+
+/// Lets at most `permits` holders in at once; the others wait in order.
+actor AsyncSemaphore {
+    private var available: Int
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(permits: Int) {
+        available = permits
+    }
+
+    func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release() {
+        if waiters.isEmpty {
+            available += 1
+        } else {
+            waiters.removeFirst().resume()
+        }
     }
 }

@@ -9,7 +9,8 @@ import Logging
 import Hummingbird
 import HummingbirdTesting
 
-/// An in-process server on a fresh SQLite file, driven without sockets, for HTTP tests.
+/// An in-process server on a fresh store (a SQLite file, or a PostgreSQL schema with `CIRRUS_TEST_STORE=postgres`),
+/// driven without sockets, for HTTP tests.
 public enum TestServer {
     /// The keys every test server uses.
     public static let keys = AppKeys(appId: "test-app-id", appKey: "test-app-key", masterKey: "test-master-key")
@@ -35,18 +36,20 @@ public enum TestServer {
     ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        var configuration = ServerConfiguration(
-            dataDirectory: directory.path, keys: keys, maximumObjectSize: maximumObjectSize, maximumBodySize: maximumBodySize,
-            logLevel: .warning, accounts: accounts
-        )
-        let mailOutbox = OutboxMailSender()
-        let smsOutbox = OutboxSMSSender()
-        configuration.mailSender = mailOutbox
-        configuration.smsSender = smsOutbox
-        configure(&configuration)
-        let server = try await CirrusServer.build(configuration)
-        return try await server.application.test(.router) { client in
-            try await body(TestClient(client: client, store: server.store, mailOutbox: mailOutbox, smsOutbox: smsOutbox))
+        return try await TestStore.withDatabase { databaseURL in
+            var configuration = ServerConfiguration(
+                dataDirectory: directory.path, databaseURL: databaseURL, keys: keys, maximumObjectSize: maximumObjectSize,
+                maximumBodySize: maximumBodySize, logLevel: .warning, accounts: accounts
+            )
+            let mailOutbox = OutboxMailSender()
+            let smsOutbox = OutboxSMSSender()
+            configuration.mailSender = mailOutbox
+            configuration.smsSender = smsOutbox
+            configure(&configuration)
+            let server = try await CirrusServer.build(configuration)
+            return try await server.application.test(.router) { client in
+                try await body(TestClient(client: client, store: server.store, mailOutbox: mailOutbox, smsOutbox: smsOutbox))
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 struct PostgresConformanceTests {
     /// Each check runs in a new schema of the test server, dropped afterwards.
     static let conformance = StorageConformance {
-        let (url, schema) = try await PostgresTestDatabase.createSchema()
+        let (url, schema) = try await PostgresTestDatabase.createSchema(poolSize: 4)
         return StorageConformance.Subject(store: try PostgresStorageAdapter(url: url)) { try await PostgresTestDatabase.dropSchema(schema) }
     }
 

@@ -11,6 +11,7 @@ import os
 import re
 import socket
 import subprocess
+import uuid
 import time
 from pathlib import Path
 
@@ -23,10 +24,24 @@ MASTER_KEY = "pytest-master-key"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
+def postgres_schema():
+    """With CIRRUS_PYTEST_POSTGRES_URL set (scripts/test sets it for its second run), a new schema on that PostgreSQL
+    server and the --database URL that uses it; else None (the SQLite store in the data directory)."""
+    base = os.environ.get("CIRRUS_PYTEST_POSTGRES_URL")
+    if not base:
+        return None
+    schema = "py_" + uuid.uuid4().hex[:16]
+    subprocess.run(["psql", base, "-q", "-c", "CREATE SCHEMA " + schema], check=True)
+    return schema, base + ("&" if "?" in base else "?") + "search_path=" + schema
+
+
 class CirrusServer:
-    """A running `cirrus serve` child process."""
+    """A running `cirrus serve` child process, on SQLite or (see postgres_schema) on its own PostgreSQL schema."""
 
     def __init__(self, binary, data_dir, log_path, extra_args=()):
+        self.schema = postgres_schema()
+        if self.schema:
+            extra_args = ("--database", self.schema[1], *extra_args)
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
         self.log_path = log_path
@@ -68,6 +83,9 @@ class CirrusServer:
             self.process.wait()
             code = None
         self._log.close()
+        if self.schema:
+            base = os.environ["CIRRUS_PYTEST_POSTGRES_URL"]
+            subprocess.run(["psql", base, "-q", "-c", "DROP SCHEMA %s CASCADE" % self.schema[0]], check=True)
         return code
 
 
