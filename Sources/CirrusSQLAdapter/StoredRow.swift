@@ -1,4 +1,4 @@
-public import CirrusModel
+import CirrusModel
 public import CirrusSQL
 public import CirrusStorage
 

@@ -1,4 +1,4 @@
-public import CirrusModel
+import CirrusModel
 
 /// Which table holds which class; filled from the registry and from committed class creations.
 public final class TableDirectory: @unchecked Sendable {
