@@ -2,6 +2,7 @@ public import CirrusModel
 import CirrusSQL
 import CirrusSQLAdapter
 public import CirrusStorage
+import Foundation
 import Logging
 public import PostgresNIO
 
@@ -20,6 +21,8 @@ public final class PostgresStorageAdapter: StorageAdapter {
     let location: String
     /// How long ``prepare()`` waits for the first connection before it reports the database unreachable.
     let connectDeadline: Duration
+    /// Names this instance in the change notices it sends, so that it ignores its own.
+    let instanceId = UUID().uuidString
     private let runner: Task<Void, Never>
     private let closeOnce = OnceFlag()
 

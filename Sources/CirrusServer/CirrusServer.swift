@@ -65,7 +65,7 @@ public struct CirrusServer: Sendable {
         let application = Application(
             responder: responder,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),
-            services: [StoreService(store: store, logger: logger)],
+            services: [StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects)],
             logger: logger
         )
         return CirrusServer(keys: keys, store: store, application: application)
@@ -91,6 +91,18 @@ public struct CirrusServer: Sendable {
             ])
         }
         return keys
+    }
+}
+
+/// Applies the change notices of the other instances sharing the database to this process's caches. It stops
+/// before the store closes (services shut down in reverse order).
+struct ChangeNoticeService: Service {
+    let objects: ObjectService
+
+    func run() async throws {
+        for await notice in objects.store.notices().cancelOnGracefulShutdown() {
+            objects.apply(notice)
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 public import CirrusModel
 
-/// The port every store implements: the embedded SQLite adapter, and PostgreSQL later.
+/// The port every store implements: the embedded SQLite adapter and the PostgreSQL adapter.
 ///
 /// Stores run everything that filters and every atomic operation in SQL. They know nothing of
 /// dialects, permissions or HTTP; the services validate before calling them.
@@ -85,4 +85,21 @@ public protocol StorageAdapter: Sendable {
 
     /// Releases connections.
     func close() async throws
+
+    /// Tells the other instances sharing this database about a committed change. A store only one process uses
+    /// has no one to tell.
+    func announce(_ notice: ChangeNotice) async
+
+    /// The changes other instances announce, until the store closes.
+    func notices() -> AsyncStream<ChangeNotice>
+}
+
+extension StorageAdapter {
+    /// One process per database (SQLite): nothing to announce.
+    public func announce(_ notice: ChangeNotice) async {}
+
+    /// One process per database (SQLite): no other instance announces anything.
+    public func notices() -> AsyncStream<ChangeNotice> {
+        AsyncStream { $0.finish() }
+    }
 }

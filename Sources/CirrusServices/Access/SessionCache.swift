@@ -4,8 +4,9 @@ import CirrusModel
 /// the user's roles again (one recursive query) for a few seconds.
 ///
 /// This process forgets every entry as soon as it commits a change that can alter one: a revoked session, a role
-/// written or deleted, a user deleted. Another instance sharing the database notices such a change when its entry
-/// expires, after ``lifetimeMilliseconds`` at most (Parse Server's session cache makes the same trade).
+/// written or deleted, a user deleted. Other instances sharing the database forget theirs when the change notice
+/// arrives (``ChangeNotice/sessions``, milliseconds later on PostgreSQL), and in any case after
+/// ``lifetimeMilliseconds``.
 public final class SessionCache: Sendable {
     /// How long an entry is trusted.
     public let lifetimeMilliseconds: Int64

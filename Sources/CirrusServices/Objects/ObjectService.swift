@@ -59,7 +59,7 @@ public struct ObjectService: Sendable {
         let results = try await store.perform([command], atomically: false)
         switch results[0] {
         case .success(let result):
-            record(command)
+            await record(command)
             return (result.object ?? StoredObject.placeholder, result)
         case .failure(let error):
             if case .database(let detail) = error { logger.error("store failure", metadata: ["detail": "\(detail)"]) }
@@ -67,16 +67,35 @@ public struct ObjectService: Sendable {
         }
     }
 
-    /// Updates the schema cache with the field types a committed command introduced.
     /// Updates the schema cache with the field types a committed command introduced, and forgets the cached
-    /// sessions when the command may have changed who a session stands for.
-    public func record(_ command: WriteCommand) {
+    /// sessions when the command may have changed who a session stands for; tells the other instances sharing the
+    /// database to do the same.
+    public func record(_ command: WriteCommand) async {
+        var newFields: (className: String, fields: [String: FieldType])?
         switch command {
-        case .insert(let insert): schemas.record(insert.newFields, in: insert.object.className)
-        case .update(let update): if !update.newFields.isEmpty { schemas.record(update.newFields, in: update.className) }
+        case .insert(let insert): newFields = (insert.object.className, insert.newFields)
+        case .update(let update): newFields = (update.className, update.newFields)
         case .delete, .account: break
         }
-        if Self.changesSessions(command) { sessionCache.removeAll() }
+        if let newFields, !newFields.fields.isEmpty {
+            schemas.record(newFields.fields, in: newFields.className)
+            await store.announce(.schema(className: newFields.className))
+        }
+        if Self.changesSessions(command) {
+            sessionCache.removeAll()
+            await store.announce(.sessions)
+        }
+    }
+
+    /// Applies another instance's notice to this process's caches.
+    public func apply(_ notice: ChangeNotice) {
+        switch notice {
+        case .schema(let className): schemas.invalidate(className)
+        case .sessions: sessionCache.removeAll()
+        case .everything:
+            schemas.invalidateAll()
+            sessionCache.removeAll()
+        }
     }
 
     /// Whether a command revokes sessions, or changes roles or deletes users.

@@ -3,8 +3,9 @@ public import CirrusStorage
 
 /// The class schemas known to this process, read from the store on a miss and updated after writes.
 ///
-/// A stale entry is harmless: field types are re-checked by the store inside each write's transaction,
-/// so another instance's change surfaces as a type conflict rather than a wrong write.
+/// Field types are re-checked by the store inside each write's transaction, so another instance's change surfaces
+/// as a type conflict rather than a wrong write; and instances sharing a database announce schema changes to each
+/// other (``ChangeNotice``), which drops the entry here.
 public final class SchemaCache: Sendable {
     private let store: any StorageAdapter
     private let state = Protected<[String: ClassSchema]>([:])
@@ -41,6 +42,11 @@ public final class SchemaCache: Sendable {
     /// Forgets a class so that the next read goes to the store.
     public func invalidate(_ className: String) {
         state.withValue { _ = $0.removeValue(forKey: className) }
+    }
+
+    /// Forgets every class.
+    public func invalidateAll() {
+        state.withValue { $0.removeAll() }
     }
 }
 

@@ -58,6 +58,7 @@ public struct SchemaService: Sendable {
         }
         try await translating(className) { try await store.deleteClass(className: className) }
         objects.schemas.invalidate(className)
+        await store.announce(.schema(className: className))
     }
 
     private func apply(_ change: SchemaChange, to className: String, current: ClassSchema) async throws -> ClassSchema {
@@ -77,6 +78,7 @@ public struct SchemaService: Sendable {
             for path in change.addedIndexes.values { try await store.ensureIndex(className: className, path: path) }
         }
         objects.schemas.invalidate(className)
+        await store.announce(.schema(className: className))
         guard let schema = try await objects.schemas.schema(of: className) else { throw ObjectService.classNotFound(className) }
         return schema
     }

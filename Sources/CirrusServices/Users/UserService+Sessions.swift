@@ -127,6 +127,6 @@ extension UserService {
         for result in try await store.perform(commands, atomically: true) {
             if case .failure(let error) = result, error != .rolledBack { throw error.apiError(className: "_Session") }
         }
-        for command in commands { objects.record(command) }
+        for command in commands { await objects.record(command) }
     }
 }

@@ -1,0 +1,74 @@
+import CirrusModel
+import CirrusSQL
+public import CirrusStorage
+import Foundation
+import PostgresNIO
+
+/// Change notices between the instances sharing one database, over `LISTEN`/`NOTIFY` on one channel.
+extension PostgresStorageAdapter {
+    static let noticeChannel = "cirrus_changes"
+
+    /// Sends a notice on the channel; every other instance's ``notices()`` yields it. A notice that cannot be sent is
+    /// logged: the others then see the change when their caches expire (sessions) or on their next start (schemas).
+    public func announce(_ notice: ChangeNotice) async {
+        let payload = JSONWriter.string(Self.encode(notice, from: instanceId))
+        do {
+            try await read { connection in
+                try await self.execute(connection, "SELECT pg_notify(\(bind: .text(Self.noticeChannel)), \(bind: .text(payload)))")
+            }
+        } catch {
+            logger.warning("a change notice could not be sent", metadata: ["notice": "\(notice)", "error": "\(error)"])
+        }
+    }
+
+    /// The notices of the other instances. One pooled connection listens while the stream is iterated; when it is
+    /// lost, the stream yields ``ChangeNotice/everything`` once listening again, since notices may have been missed.
+    public func notices() -> AsyncStream<ChangeNotice> {
+        AsyncStream { continuation in
+            let task = Task {
+                var lost = false
+                while !Task.isCancelled {
+                    do {
+                        try await listen(afterLoss: lost, continuation)
+                    } catch {
+                        if !Task.isCancelled { logger.warning("listening for change notices failed", metadata: ["error": "\(error)"]) }
+                    }
+                    lost = true
+                    try? await Task.sleep(for: .seconds(1))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func listen(afterLoss lost: Bool, _ continuation: AsyncStream<ChangeNotice>.Continuation) async throws {
+        try await client.withConnection { connection in
+            try await connection.listen(on: Self.noticeChannel) { notifications in
+                if lost { continuation.yield(.everything) }
+                for try await notification in notifications {
+                    if let notice = Self.decode(notification.payload, ignoring: self.instanceId) { continuation.yield(notice) }
+                }
+            }
+        }
+    }
+
+    static func encode(_ notice: ChangeNotice, from instance: String) -> JSON {
+        switch notice {
+        case .schema(let className): ["from": .string(instance), "kind": "schema", "class": .string(className)]
+        case .sessions: ["from": .string(instance), "kind": "sessions"]
+        case .everything: ["from": .string(instance), "kind": "everything"]
+        }
+    }
+
+    /// The notice in a payload, unless this instance sent it or it is malformed.
+    static func decode(_ payload: String, ignoring instance: String) -> ChangeNotice? {
+        guard let json = try? JSONParser.parse(payload), json["from"]?.stringValue != instance else { return nil }
+        switch json["kind"]?.stringValue {
+        case "schema": return json["class"]?.stringValue.map { .schema(className: $0) }
+        case "sessions": return .sessions
+        case "everything": return .everything
+        default: return nil
+        }
+    }
+}

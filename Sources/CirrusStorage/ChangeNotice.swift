@@ -1,0 +1,9 @@
+/// A change one instance tells the others that share its database about, so that they drop what they cached.
+public enum ChangeNotice: Sendable, Hashable {
+    /// A class was created, changed (fields, permissions, options) or dropped.
+    case schema(className: String)
+    /// Sessions were revoked, roles written or users deleted: cached callers may be wrong.
+    case sessions
+    /// Notices may have been missed (the listening connection was lost): drop everything cached.
+    case everything
+}
