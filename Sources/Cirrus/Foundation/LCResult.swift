@@ -96,6 +96,8 @@ protocol CallResult: Sendable {
     associatedtype Success: Sendable
     init(success: Success)
     init(failure: LCError)
+    /// The error of a failure.
+    var error: LCError? { get }
 }
 
 extension LCBooleanResult: CallResult {

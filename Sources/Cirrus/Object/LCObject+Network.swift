@@ -20,7 +20,7 @@ extension LCObject {
     /// Deletes the object on the server.
     public func delete() async throws {
         let path = try BatchRequest.requirePath(self)
-        _ = try await RESTClient(application: application).send("DELETE", path, session: sessionForRequests)
+        _ = try await RESTClient(application: application).send("DELETE", path, session: sessionForWrites)
     }
 
     /// Saves `objects` (and the new objects they point to) with batch requests.

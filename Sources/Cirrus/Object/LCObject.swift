@@ -139,6 +139,9 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
     /// The session token requests about this object carry: the current user's, or a user's own.
     var sessionForRequests: RESTClient.Session { .current }
 
+    /// The session token saves and deletes of this object carry: the current user's, or a user's own.
+    var sessionForWrites: RESTClient.Session { .current }
+
     /// Keys set by the server, which clients may not write.
     static let reservedKeys: Set<String> = ["objectId", "createdAt", "updatedAt"]
 

@@ -30,7 +30,7 @@ struct ObjectSaver {
         let reply: JSON
         do {
             reply = try await client.send(
-                method, path, query: options.parameters, body: LCObject.body(operations), session: object.sessionForRequests
+                method, path, query: options.parameters, body: LCObject.body(operations), session: object.sessionForWrites
             )
         } catch {
             object.restoreOperations(operations)

@@ -116,12 +116,14 @@ extension LCQuery {
         let policy = policy ?? cachePolicy
         guard policy == .cacheThenNetwork else { return Call.start(on: queue, completion: completion) { try await operation(policy) } }
         let handler = UncheckedBox(completion)
+        let pending = PendingCalls.current
+        pending?.begin()
         return LCRequest(task: Task {
             if let cached = try? await operation(.onlyCache) {
-                queue.async { handler.value(R(success: cached)) }
+                Call.deliver(R(success: cached), to: handler, on: queue, pending: pending, last: false)
             }
             let result = await Call.run(R.self) { try await operation(.onlyNetwork) }
-            queue.async { handler.value(result) }
+            Call.deliver(result, to: handler, on: queue, pending: pending, last: true)
         })
     }
 }

@@ -57,7 +57,7 @@ extension LCUser {
     public func updatePassword(oldPassword: String, newPassword: String) async throws {
         let path = try BatchRequest.requirePath(self) + "/updatePassword"
         let body: JSON = ["old_password": .string(oldPassword), "new_password": .string(newPassword)]
-        let reply = try await RESTClient(application: application).send("PUT", path, body: body, session: sessionForRequests)
+        let reply = try await RESTClient(application: application).send("PUT", path, body: body, session: sessionForWrites)
         merge(reply.objectValue ?? [:], decoder: ObjectDecoder(application: application))
         application.persistCurrentUser(ifItIs: self)
     }
@@ -65,7 +65,7 @@ extension LCUser {
     /// Replaces this user's session token with a new one (the old one stops working).
     public func refreshSessionToken() async throws {
         let path = try BatchRequest.requirePath(self) + "/refreshSessionToken"
-        let reply = try await RESTClient(application: application).send("PUT", path, session: sessionForRequests)
+        let reply = try await RESTClient(application: application).send("PUT", path, session: sessionForWrites)
         merge(reply.objectValue ?? [:], decoder: ObjectDecoder(application: application))
         application.persistCurrentUser(ifItIs: self)
     }

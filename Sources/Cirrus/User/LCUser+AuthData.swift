@@ -98,7 +98,7 @@ extension LCUser {
     func link(_ platform: AuthDataPlatform, _ data: JSON?) async throws {
         let path = try BatchRequest.requirePath(self)
         let body: JSON = .object(["authData." + platform.key: data ?? ["__op": "Delete"]])
-        let reply = try await RESTClient(application: application).send("PUT", path, body: body, session: sessionForRequests)
+        let reply = try await RESTClient(application: application).send("PUT", path, body: body, session: sessionForWrites)
         let decoder = ObjectDecoder(application: application)
         merge(reply.objectValue ?? [:], decoder: decoder)
         var linked = authData?.value ?? [:]

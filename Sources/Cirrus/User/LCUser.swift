@@ -53,6 +53,14 @@ open class LCUser: LCObject, @unchecked Sendable {
         sessionToken.map { .token($0.value) } ?? .current
     }
 
+    /// A user is changed only by itself: saves, deletes and account changes carry its own session token, and a user
+    /// without one (read by a query rather than obtained by logging in or signing up) carries none, so the server
+    /// refuses them, as the guide's "Security of User Objects" says (seed 000 L949–983) — even when the current
+    /// user is the same account.
+    override var sessionForWrites: RESTClient.Session {
+        sessionToken.map { .token($0.value) } ?? .token(nil)
+    }
+
     override func didSaveFields() {
         lock.withLock { state.properties["password"] = nil }
         application.persistCurrentUser(ifItIs: self)

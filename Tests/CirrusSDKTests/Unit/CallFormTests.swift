@@ -94,3 +94,40 @@ struct CancellationTests {
         #expect(todo.objectId == nil)
     }
 }
+
+/// What tests of code in the completion-handler style wait for.
+@Suite("Pending calls")
+struct PendingCallsTests {
+    @Test("idle() returns once the calls started under it and inside their completion handlers are over, with their results")
+    func nested() async throws {
+        let transport = RecordingTransport(json: [#"{"objectId":"t1","createdAt":"2026-01-01T00:00:00.000Z"}"#, #"{"results":[],"count":4}"#])
+        let application = try makeApplication(transport)
+        let pending = PendingCalls()
+        let handled = ResultBox<Int>()
+        PendingCalls.$current.withValue(pending) {
+            _ = LCObject(application: application, className: "Todo").save(completionQueue: .global()) { _ in
+                _ = LCQuery(application: application, className: "Todo").count(completionQueue: .global()) { result in
+                    handled.set(result.intValue)
+                }
+            }
+        }
+        await pending.idle()
+        #expect(handled.get() == 4)
+        #expect(transport.requests.count == 2)
+        #expect(pending.results.count == 2)
+        #expect((pending.results.last as? LCCountResult)?.intValue == 4)
+    }
+
+    @Test("a call started outside the PendingCalls is not waited for")
+    func outside() async throws {
+        let application = try LCApplication(
+            id: "id", key: "key", serverURL: "https://api.example.com",
+            configuration: .init(transport: HangingTransport(), currentUserStorage: .none)
+        )
+        let pending = PendingCalls()
+        let request = LCObject(application: application, className: "Todo").save(completionQueue: .global()) { _ in }
+        await pending.idle()
+        request.cancel()
+        #expect(pending.results.isEmpty)
+    }
+}

@@ -127,3 +127,26 @@ struct UserRequestTests {
         #expect(transport.requests[2].headers["X-LC-Session"] == "token-1")
     }
 }
+
+/// Which session token the writes of a user carry.
+@Suite("User write sessions")
+struct UserWriteSessionTests {
+    @Test("a user read by a query saves and deletes without a session token, even when it is the current user's account; reads carry the current user's")
+    func unauthenticatedCopy() async throws {
+        let updated = #"{"updatedAt":"2026-01-02T00:00:00.000Z"}"#
+        let transport = RecordingTransport(
+            json: [UserRequestTests.userReply, updated, #"{"objectId":"u1","username":"Toodle"}"#, "{}", updated]
+        )
+        let application = try makeApplication(transport)
+        let tom = try await LCUser.logIn(application: application, username: "Tom", password: "p")
+        let copy = LCUser(application: application, className: "_User", objectId: try #require(tom.objectId))
+        try copy.set("username", value: "Toodle")
+        try await copy.save()
+        try await copy.fetch()
+        try await copy.delete()
+        try tom.set("username", value: "Jerry")
+        try await tom.save()
+        let sessions = transport.requests.dropFirst().map { "\($0.method) \($0.headers["X-LC-Session"] ?? "none")" }
+        #expect(sessions == ["PUT none", "GET token-1", "DELETE none", "PUT token-1"])
+    }
+}
