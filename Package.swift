@@ -171,5 +171,17 @@ let package = Package(
             name: "CirrusSeedSampleTests", dependencies: ["Cirrus", "CirrusModel", "CirrusTesting"],
             swiftSettings: swiftSettings + [.unsafeFlags(["-suppress-warnings"])]
         ),
+        // The Swift SDK's example: a command-line to-do app (Examples/TodoCLI). Its logic is the TodoCore library,
+        // which the tests drive against an in-process server.
+        .target(name: "TodoCore", dependencies: ["Cirrus"], path: "Examples/TodoCLI/Sources/TodoCore", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "TodoCLI",
+            dependencies: ["TodoCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/TodoCLI/Sources/TodoCLI", swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TodoCLITests", dependencies: ["TodoCore", "Cirrus", "CirrusTesting"], path: "Examples/TodoCLI/Tests/TodoCLITests",
+            swiftSettings: swiftSettings
+        ),
     ]
 )
