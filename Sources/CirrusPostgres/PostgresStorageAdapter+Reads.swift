@@ -30,7 +30,7 @@ extension PostgresStorageAdapter {
     }
 
     public func find(_ query: StorageQuery) async throws -> [StoredObject] {
-        try await read { connection in
+        try await self.query { connection in
             guard let table = try await self.existingTable(for: query.className, connection) else { return [] }
             let statement = try await self.findStatement(query, table: table, connection)
             return try await self.rows(connection, statement).map { try StoredRow.decode($0, className: query.className).object }
@@ -47,7 +47,7 @@ extension PostgresStorageAdapter {
     }
 
     public func count(_ query: StorageQuery) async throws -> Int {
-        try await read { connection in
+        try await self.query { connection in
             guard let table = try await self.existingTable(for: query.className, connection) else { return 0 }
             let compiler = try await self.compiler(for: query, connection)
             let statement = ObjectStatements(dialect: self.dialect, table: table).count(where: compiler.compileReadable(query.condition))
@@ -104,7 +104,7 @@ extension PostgresStorageAdapter {
 
     public func aggregate(_ request: StorageAggregation) async throws -> [JSON] {
         let query = request.query
-        return try await read { connection in
+        return try await self.query { connection in
             guard let table = try await self.existingTable(for: query.className, connection) else { return [] }
             let condition = try await self.compiler(for: query, connection).compileReadable(query.condition)
             let compiler = AggregationCompiler(dialect: self.dialect, schema: query.schema, dayOffsetMinutes: request.dayOffsetMinutes)

@@ -14,6 +14,8 @@ public import PostgresNIO
 /// everything a request needs lives in the database.
 public final class PostgresStorageAdapter: StorageAdapter {
     let client: PostgresClient
+    /// A streaming replica that queries read from while it has replayed every committed write.
+    let replica: PostgresClient?
     let dialect = PostgresDialect()
     let tables = TableDirectory()
     let logger: Logger
@@ -24,14 +26,19 @@ public final class PostgresStorageAdapter: StorageAdapter {
     /// Names this instance in the change notices it sends, so that it ignores its own.
     let instanceId = UUID().uuidString
     private let runner: Task<Void, Never>
+    private let replicaRunner: Task<Void, Never>?
     private let closeOnce = OnceFlag()
 
     /// A store on the database `configuration` reaches; the pool connects lazily, on the first statement.
     public init(
-        configuration: PostgresClient.Configuration, connectDeadline: Duration = .seconds(15), logger: Logger = Logger(label: "cirrus.postgres")
+        configuration: PostgresClient.Configuration, replica replicaConfiguration: PostgresClient.Configuration? = nil,
+        connectDeadline: Duration = .seconds(15), logger: Logger = Logger(label: "cirrus.postgres")
     ) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
+        let replica = replicaConfiguration.map { PostgresClient(configuration: $0, backgroundLogger: logger) }
+        self.replica = replica
+        replicaRunner = replica.map { replica in Task { await replica.run() } }
         self.logger = logger
         self.connectDeadline = connectDeadline
         location = "\(configuration.host ?? configuration.unixSocketPath ?? "?"):\(configuration.port.map(String.init) ?? "")/\(configuration.database ?? "")"
@@ -40,8 +47,9 @@ public final class PostgresStorageAdapter: StorageAdapter {
 
     /// A store on the database of a `postgres://user:password@host:port/database?sslmode=…` URL.
     /// - Throws: ``PostgresURLError`` for a malformed URL.
-    public convenience init(url: String, logger: Logger = Logger(label: "cirrus.postgres")) throws {
-        self.init(configuration: try PostgresURL.configuration(url), logger: logger)
+    /// - Parameter replicaURL: a streaming replica of the same database that queries may read from.
+    public convenience init(url: String, replicaURL: String? = nil, logger: Logger = Logger(label: "cirrus.postgres")) throws {
+        self.init(configuration: try PostgresURL.configuration(url), replica: try replicaURL.map(PostgresURL.configuration), logger: logger)
     }
 
     /// Applies the migrations; the first statement also proves the database is reachable.
@@ -137,7 +145,9 @@ public final class PostgresStorageAdapter: StorageAdapter {
     public func close() async throws {
         guard closeOnce.claim() else { return }
         runner.cancel()
+        replicaRunner?.cancel()
         await runner.value
+        await replicaRunner?.value
     }
 
     /// The table of a class, read from the directory or the registry; `nil` if the class does not exist.

@@ -13,6 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
     /// `nil` for the SQLite file in the data directory; otherwise a database URL.
     public var databaseURL: String?
+    /// A streaming replica of the PostgreSQL database that queries may read from.
+    public var databaseReplicaURL: String?
     /// `nil` to load the keys stored in the data directory, generating them on the first start.
     public var keys: AppKeys?
     /// The largest object accepted, in bytes of JSON.

@@ -10,14 +10,16 @@ enum StoreFactory {
 
     static func open(_ configuration: ServerConfiguration, logger: Logger) throws -> any StorageAdapter {
         guard let url = configuration.databaseURL, !url.isEmpty else {
+            if configuration.databaseReplicaURL != nil { throw ServerStartError.unsupportedDatabase("A replica needs a postgres:// database.") }
             return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory))
         }
         if url.hasPrefix("sqlite://") {
+            if configuration.databaseReplicaURL != nil { throw ServerStartError.unsupportedDatabase("A replica needs a postgres:// database.") }
             return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)))
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             do {
-                return try PostgresStorageAdapter(url: url, logger: logger)
+                return try PostgresStorageAdapter(url: url, replicaURL: configuration.databaseReplicaURL, logger: logger)
             } catch let error as PostgresURLError {
                 throw ServerStartError.unsupportedDatabase(error.description)
             }

@@ -66,15 +66,37 @@ public enum PostgresTestDatabase {
 
     /// Runs one statement on the test server with a short-lived connection.
     static func administer(_ sql: String) async throws {
-        let configuration = try PostgresURLParts(try url())
+        _ = try await value(of: sql, at: try url())
+    }
+
+    /// The test server's streaming replica (`CIRRUS_TEST_POSTGRES_REPLICA_URL`, which scripts/test sets).
+    /// - Throws: when the variable is not set.
+    public static func replicaURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment[replicaVariable], !url.isEmpty else {
+            throw PostgresTestError("\(replicaVariable) is not set: the replica tests need a streaming replica of the test server. Run scripts/test, which starts one.")
+        }
+        return url
+    }
+
+    public static let replicaVariable = "CIRRUS_TEST_POSTGRES_REPLICA_URL"
+
+    /// The first column of the first row `sql` returns on the server at `url`, as text, with a short-lived connection.
+    @discardableResult
+    public static func value(of sql: String, at url: String) async throws -> String? {
+        let configuration = try PostgresURLParts(url)
+        let logger = Logger(label: "cirrus.tests.postgres")
         let connection = try await PostgresConnection.connect(
             configuration: .init(host: configuration.host, port: configuration.port, username: configuration.user,
                 password: configuration.password, database: configuration.database, tls: .disable),
-            id: 1, logger: Logger(label: "cirrus.tests.postgres")
+            id: 1, logger: logger
         )
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "cirrus.tests.postgres"))
+            var first: String?
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) where first == nil {
+                first = try? row.makeRandomAccess()[0].decode(String.self)
+            }
             try await connection.close()
+            return first
         } catch {
             try? await connection.close()
             throw error

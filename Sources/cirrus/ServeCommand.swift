@@ -68,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         let (dataDirectory, databaseURL) = store.resolve(environment: environment)
         configuration.dataDirectory = dataDirectory ?? configuration.dataDirectory
         configuration.databaseURL = databaseURL
+        configuration.databaseReplicaURL = store.replica(environment: environment)
         configuration.maximumObjectSize = try maxObjectSize ?? integer(environment["CIRRUS_MAX_OBJECT_SIZE"], "CIRRUS_MAX_OBJECT_SIZE")
             ?? configuration.maximumObjectSize
         if let level = value(logLevel, "CIRRUS_LOG_LEVEL") {

@@ -41,4 +41,18 @@ struct DatabaseURLTests {
             #expect(!process.output.contains("secret"))
         }
     }
+
+    @Test("a replica without a PostgreSQL database, or with a malformed URL, stops the server with what is wrong")
+    func replicaNeedsPostgres() async throws {
+        try await Sandbox.with { sandbox in
+            for (arguments, message) in [
+                (["--database-replica", "postgres://cirrus@127.0.0.1/cirrus"], "A replica needs a postgres:// database."),
+                (["--database", "postgres://cirrus@127.0.0.1:1/cirrus", "--database-replica", "postgres://127.0.0.1/cirrus"], "needs a user"),
+            ] {
+                let process = try sandbox.launch(["serve", "--port", String(try FreePort.next()), "--data-dir", sandbox.dataDirectory] + arguments)
+                #expect(try await process.waitForExit() != .exited(0))
+                #expect(process.output.contains(message), "\(process.output)")
+            }
+        }
+    }
 }
