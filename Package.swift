@@ -140,12 +140,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // bench/run.sh's ceiling for the HTTP layer: Hummingbird answering a fixed JSON object.
+        .executableTarget(
+            name: "BenchCeiling", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], path: "bench/ceiling",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CirrusModelTests", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusQueryLanguageTests", dependencies: ["CirrusQueryLanguage"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite"], swiftSettings: swiftSettings),
-        .testTarget(name: "CirrusPostgresTests", dependencies: ["CirrusTesting", "CirrusPostgres"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CirrusPostgresTests",
+            dependencies: [
+                "CirrusTesting", "CirrusPostgres", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CirrusFileStorageTests", dependencies: ["CirrusFileStorage", "CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CirrusS3Tests",

@@ -23,22 +23,45 @@ build_release() {
   binary=.build-release/release/cirrus
 }
 
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# STORE=postgres: a throwaway PostgreSQL on loopback (scripts/postgres), whose URL goes in $database_url.
+database_url=
+pg_dir=
+start_store() {
+  [ "${STORE:-sqlite}" = postgres ] || return 0
+  pg_dir="$work/postgres"
+  pg_port=$(free_port)
+  database_url=$(scripts/postgres start "$pg_dir" "$pg_port")
+  echo "== PostgreSQL on 127.0.0.1:$pg_port"
+}
+
+# store_arguments: the serve arguments of the chosen store.
+store_arguments() {
+  if [ -n "$database_url" ]; then echo "--database $database_url"; fi
+}
+
 work=$(mktemp -d)
+chmod 755 "$work"  # a PostgreSQL server (STORE=postgres) runs as the postgres user when this runs as root
 server_pid=
 cleanup() {
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
     kill -TERM "$server_pid"
     wait "$server_pid" || true
   fi
+  if [ -n "$pg_dir" ]; then scripts/postgres stop "$pg_dir"; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 # start_server [extra serve arguments…]: starts cirrus on a free loopback port and waits until it answers.
 start_server() {
-  local port=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+  local port=${PORT:-$(free_port)}
   url="http://127.0.0.1:$port"
-  "$binary" serve --host 127.0.0.1 --port "$port" --data-dir "$work/data" \
+  # shellcheck disable=SC2046
+  "$binary" serve --host 127.0.0.1 --port "$port" --data-dir "$work/data" $(store_arguments) \
     --app-id "$app_id" --app-key "$app_key" --master-key "$master_key" --log-level warning "$@" >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 200); do
@@ -72,6 +95,35 @@ describe_machine() {
   echo "RAM:     $(free -h | awk '/^Mem:/ {print $2}')"
   echo "Swift:   $(swift --version 2>/dev/null | head -1)"
   echo "SQLite:  $(dpkg-query -W -f '${Version}' libsqlite3-0 2>/dev/null || echo unknown) (system libsqlite3, linked by GRDB)"
+  echo "Postgres: $(psql --version 2>/dev/null | head -1 || echo unknown)"
   echo "wrk:     $(wrk --version 2>&1 | head -1)"
   echo "Kernel:  $(uname -sr)"
+}
+
+# run_ceilings: the same load against what the layers under Cirrus can do at best. pgbench -S (prepared statements,
+# as many clients as wrk's connections) on the benchmark's PostgreSQL is the ceiling of get-by-id there; a Hummingbird
+# route answering a fixed JSON object (bench/ceiling) is the ceiling of the HTTP layer for both stores.
+run_ceilings() {
+  echo
+  echo "== ceiling: Hummingbird answering a fixed JSON object (building BenchCeiling, release)"
+  swift build -c release --product BenchCeiling --scratch-path .build-release
+  local port
+  port=$(free_port)
+  .build-release/release/BenchCeiling "$port" >"$work/ceiling.log" 2>&1 &
+  local ceiling_pid=$!
+  for _ in $(seq 1 100); do
+    python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "http://127.0.0.1:$port/" 2>/dev/null && break
+    sleep 0.1
+  done
+  wrk -t"$threads" -c"$connections" -d"$1" --latency "http://127.0.0.1:$port/" | tee "$work/ceiling-http.txt"
+  kill -TERM "$ceiling_pid"
+  wait "$ceiling_pid" || true
+  if [ -n "$database_url" ]; then
+    echo
+    echo "== ceiling: pgbench -S -M prepared, $connections clients, on the same PostgreSQL"
+    psql "$database_url" -q -c "CREATE DATABASE pgbench"
+    local pgbench_url=${database_url%/postgres}/pgbench
+    pgbench -q -i -s 10 "$pgbench_url" >/dev/null 2>&1
+    pgbench -S -M prepared -c "$connections" -j "$threads" -T "${1%s}" "$pgbench_url" | tee "$work/ceiling-pgbench.txt"
+  fi
 }

@@ -16,6 +16,7 @@ warmup=${WARMUP:-5s}
 
 ensure_wrk
 build_release
+start_store
 start_server
 
 echo "== seeding $items items"

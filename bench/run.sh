@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Load test of cirrus with wrk: a release build, a seeded SQLite database, then create (POST), get-by-id (GET of
-# random seeded ids) and update (PUT with Increment on random seeded ids) at 64 connections.
+# Load test of cirrus with wrk: a release build, a seeded database, then create (POST), get-by-id (GET of random seeded
+# ids) and update (PUT with Increment on random seeded ids) at 64 connections; then the ceilings (run_ceilings in
+# bench/lib.sh).
 #
-#   bench/run.sh                      # defaults below
+#   bench/run.sh                      # defaults below, embedded SQLite
+#   STORE=postgres bench/run.sh       # a throwaway PostgreSQL on loopback (scripts/postgres)
 #   DURATION=60s SEED=50000 bench/run.sh
 #
 # Settings (environment): CONNECTIONS (64), THREADS (2, wrk threads), DURATION (30s per scenario),
@@ -18,6 +20,7 @@ seed=${SEED:-10000}
 
 ensure_wrk
 build_release
+start_store
 start_server
 
 echo "== seeding $seed objects"
@@ -28,4 +31,5 @@ run_wrk get-by-id get.lua "$duration" "$work/ids.txt"
 run_wrk update update.lua "$duration" "$work/ids.txt"
 run_wrk create create.lua "$duration"
 
+run_ceilings "$duration"
 describe_machine

@@ -16,6 +16,7 @@ duration=${DURATION:-30s}
 
 ensure_wrk
 build_release
+start_store
 start_server
 
 echo "== seeding ${USERS:-200} users, ${ROLES:-10} roles, ${OBJECTS:-100000} objects"

@@ -7,7 +7,7 @@ public struct PostgresURLError: Error, CustomStringConvertible, Sendable {
     public let description: String
 }
 
-/// Reads `postgres://user:password@host:port/database?sslmode=disable|prefer|require&application_name=…`
+/// Reads `postgres://user:password@host:port/database?sslmode=…&sslrootcert=…&pool_size=…&search_path=…&application_name=…`
 /// (also `postgresql://`) into a client configuration.
 public enum PostgresURL {
     /// - Throws: ``PostgresURLError`` when the scheme, user or database is missing, or `sslmode` is unknown.
@@ -25,7 +25,7 @@ public enum PostgresURL {
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
         var configuration = PostgresClient.Configuration(
             host: components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1", port: components.port ?? 5432, username: user,
-            password: components.password?.removingPercentEncoding, database: database, tls: try tls(query["sslmode"])
+            password: components.password?.removingPercentEncoding, database: database, tls: try tls(query["sslmode"], rootCertificate: query["sslrootcert"])
         )
         if let name = query["application_name"] { configuration.options.additionalStartupParameters.append(("application_name", name)) }
         if let searchPath = query["search_path"] { configuration.options.additionalStartupParameters.append(("search_path", searchPath)) }
@@ -36,14 +36,30 @@ public enum PostgresURL {
         return configuration
     }
 
-    /// `disable` (the default: loopback servers rarely have certificates), `prefer` or `require` (verifying the
-    /// server's certificate against the system's trust roots).
-    static func tls(_ mode: String?) throws -> PostgresClient.Configuration.TLS {
+    /// TLS as libpq's `sslmode` means it: `disable` (the default: loopback servers rarely have certificates), `prefer`
+    /// and `require` (encrypted, the certificate not checked), `verify-ca` (signed by a trusted CA) and `verify-full`
+    /// (also naming the host). `sslrootcert` is a PEM file of the CAs to trust instead of the system's.
+    static func tls(_ mode: String?, rootCertificate: String?) throws -> PostgresClient.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificate {
+            do {
+                configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(rootCertificate))
+            } catch {
+                throw PostgresURLError(description: "sslrootcert '\(rootCertificate)' is not a readable PEM file: \(error).")
+            }
+        }
         switch mode ?? "disable" {
         case "disable": return .disable
-        case "prefer": return .prefer(.makeClientConfiguration())
-        case "require", "verify-full": return .require(.makeClientConfiguration())
-        default: throw PostgresURLError(description: "Unknown sslmode '\(mode ?? "")': use disable, prefer or require.")
+        case "prefer", "require":
+            configuration.certificateVerification = .none
+            return mode == "prefer" ? .prefer(configuration) : .require(configuration)
+        case "verify-ca":
+            configuration.certificateVerification = .noHostnameVerification
+            return .require(configuration)
+        case "verify-full":
+            configuration.certificateVerification = .fullVerification
+            return .require(configuration)
+        default: throw PostgresURLError(description: "Unknown sslmode '\(mode ?? "")': use disable, prefer, require, verify-ca or verify-full.")
         }
     }
 

@@ -103,6 +103,9 @@ struct ChangeNoticeService: Service {
         for await notice in objects.store.notices().cancelOnGracefulShutdown() {
             objects.apply(notice)
         }
+        // A store without other instances (SQLite) has no notices: the service still lives until the server stops,
+        // since a service that returns early stops the whole server.
+        try? await gracefulShutdown()
     }
 }
 

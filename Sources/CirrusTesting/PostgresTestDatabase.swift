@@ -126,7 +126,7 @@ struct PostgresURLParts {
 public struct PostgresTestError: Error, CustomStringConvertible {
     public let description: String
 
-    init(_ description: String) {
+    public init(_ description: String) {
         self.description = description
     }
 }
