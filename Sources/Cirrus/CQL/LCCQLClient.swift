@@ -44,7 +44,7 @@ public enum LCCQLClient {
     }
 }
 
-/// What a CQL statement returned: the objects of a select (with `count` when `count(*)` was selected).
+/// What a CQL or BQL statement returned: the objects of a select (with `count` when `count(*)` was selected).
 public struct LCCQLValue: Sendable {
     /// The objects found, or created.
     public let objects: [LCObject]
@@ -53,15 +53,17 @@ public struct LCCQLValue: Sendable {
     /// The class of the objects, when the server names it.
     public let className: String?
 
-    init(_ reply: JSON, decoder: ObjectDecoder) {
-        className = reply["className"]?.stringValue
+    /// The value of a reply; `className` names the objects' class when the reply does not (Bmob's BQL replies).
+    init(_ reply: JSON, decoder: ObjectDecoder, className: String? = nil) {
+        let className = reply["className"]?.stringValue ?? className
+        self.className = className
         count = reply["count"]?.intValue.map(Int.init) ?? 0
         let results = reply["results"]?.arrayValue ?? []
-        objects = results.map { decoder.object($0, className: reply["className"]?.stringValue ?? $0["className"]?.stringValue ?? "") }
+        objects = results.map { decoder.object($0, className: className ?? $0["className"]?.stringValue ?? "") }
     }
 }
 
-/// The result of a CQL statement: `.success(value:)` or `.failure(error:)`.
+/// The result of a CQL or BQL statement: `.success(value:)` or `.failure(error:)`.
 public enum LCCQLResult: Sendable, CallResult {
     case success(value: LCCQLValue)
     case failure(error: LCError)

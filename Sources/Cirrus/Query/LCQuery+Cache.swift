@@ -38,39 +38,34 @@ extension LCQuery {
 
     /// The cache key of a request: its path, parameters and the session it is made in.
     private func cacheKey(_ request: Request) -> String {
-        let session = application.currentUser?.sessionToken?.value ?? ""
-        let parameters = request.parameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-        return MD5.hex(request.path + "?" + parameters + "#" + session)
+        QueryCache.key(path: request.path, parameters: request.parameters, session: application.currentUser?.sessionToken?.value)
     }
 
     /// The reply of `request` under `policy`.
     func send(_ request: Request, policy: CachePolicy) async throws -> JSON {
-        let cache = QueryCache(application: application)
-        let key = cacheKey(request)
-        let network: @Sendable () async throws -> JSON = {
-            let reply = try await RESTClient(application: self.application).send("GET", request.path, query: request.parameters)
-            if policy != .ignoreCache { cache.store(reply, key: key) }
-            return reply
+        try await QueryCache(application: application).reply(key: cacheKey(request), policy: policy, maxAge: maxCacheAge) {
+            try await RESTClient(application: self.application).send("GET", request.path, query: request.parameters)
         }
-        let cached = { cache.load(key, maxAge: self.maxCacheAge) }
-        switch policy {
-        case .ignoreCache, .onlyNetwork:
-            return try await network()
-        case .onlyCache:
-            guard let reply = cached() else { throw LCError(code: 120, reason: "No cached result for this query.") }
-            return reply
-        case .cacheElseNetwork:
-            if let reply = cached() { return reply }
-            return try await network()
-        case .networkElseCache:
-            do {
-                return try await network()
-            } catch {
-                guard let reply = cached() else { throw error }
-                return reply
+    }
+}
+
+extension Call {
+    /// Starts `operation` under `policy` with a completion handler; ``LCQuery/CachePolicy/cacheThenNetwork`` runs
+    /// it from the cache first (a result is handed over only if there is one), then from the network.
+    static func start<R: CallResult>(
+        policy: LCQuery.CachePolicy, on queue: DispatchQueue, completion: @escaping (R) -> Void,
+        _ operation: @escaping @Sendable (LCQuery.CachePolicy) async throws -> R.Success
+    ) -> LCRequest {
+        guard policy == .cacheThenNetwork else { return start(on: queue, completion: completion) { try await operation(policy) } }
+        let handler = UncheckedBox(completion)
+        let pending = PendingCalls.current
+        pending?.begin()
+        return LCRequest(task: Task {
+            if let cached = try? await operation(.onlyCache) {
+                deliver(R(success: cached), to: handler, on: queue, pending: pending, last: false)
             }
-        case .cacheThenNetwork:
-            throw LCError.inconsistency("cacheThenNetwork calls back twice; use the completion-handler form.")
-        }
+            let result = await run(R.self) { try await operation(.onlyNetwork) }
+            deliver(result, to: handler, on: queue, pending: pending, last: true)
+        })
     }
 }

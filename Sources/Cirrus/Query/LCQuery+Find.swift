@@ -107,23 +107,11 @@ extension LCQuery {
         Call.wait { try await self.count(cachePolicy: cachePolicy) }
     }
 
-    /// Starts `operation` under `policy`; ``CachePolicy/cacheThenNetwork`` runs it from the cache first (a result is
-    /// handed over only if there is one), then from the network.
+    /// Starts `operation` under `policy` (the query's ``cachePolicy`` when `nil`).
     private func start<R: CallResult>(
         _ policy: CachePolicy?, _ queue: DispatchQueue, _ completion: @escaping (R) -> Void,
         _ operation: @escaping @Sendable (CachePolicy) async throws -> R.Success
     ) -> LCRequest {
-        let policy = policy ?? cachePolicy
-        guard policy == .cacheThenNetwork else { return Call.start(on: queue, completion: completion) { try await operation(policy) } }
-        let handler = UncheckedBox(completion)
-        let pending = PendingCalls.current
-        pending?.begin()
-        return LCRequest(task: Task {
-            if let cached = try? await operation(.onlyCache) {
-                Call.deliver(R(success: cached), to: handler, on: queue, pending: pending, last: false)
-            }
-            let result = await Call.run(R.self) { try await operation(.onlyNetwork) }
-            Call.deliver(result, to: handler, on: queue, pending: pending, last: true)
-        })
+        Call.start(policy: policy ?? cachePolicy, on: queue, completion: completion, operation)
     }
 }

@@ -29,6 +29,44 @@ struct QueryCache: Sendable {
         try? Data(JSONWriter.bytes(reply)).write(to: directory.appendingPathComponent(key), options: .atomic)
     }
 
+    /// The reply under `policy`: from the cache (`key`, not older than `maxAge`), from `network` (whose reply is
+    /// cached unless the policy is ``LCQuery/CachePolicy/ignoreCache``), or both in the policy's order.
+    /// - Throws: `LCError` 120 when ``LCQuery/CachePolicy/onlyCache`` finds nothing; the network's error; an
+    ///   inconsistency for ``LCQuery/CachePolicy/cacheThenNetwork``, which only completion handlers can take.
+    func reply(
+        key: String, policy: LCQuery.CachePolicy, maxAge: TimeInterval?, network: () async throws -> JSON
+    ) async throws -> JSON {
+        func fromNetwork() async throws -> JSON {
+            let reply = try await network()
+            if policy != .ignoreCache { store(reply, key: key) }
+            return reply
+        }
+        switch policy {
+        case .ignoreCache, .onlyNetwork:
+            return try await fromNetwork()
+        case .onlyCache:
+            guard let reply = load(key, maxAge: maxAge) else { throw LCError(code: 120, reason: "No cached result for this query.") }
+            return reply
+        case .cacheElseNetwork:
+            if let reply = load(key, maxAge: maxAge) { return reply }
+            return try await fromNetwork()
+        case .networkElseCache:
+            do {
+                return try await fromNetwork()
+            } catch {
+                guard let reply = load(key, maxAge: maxAge) else { throw error }
+                return reply
+            }
+        case .cacheThenNetwork:
+            throw LCError.inconsistency("cacheThenNetwork calls back twice; use the completion-handler form.")
+        }
+    }
+
+    /// The key of a request: its path, parameters and the session it is made in.
+    static func key(path: String, parameters: [(String, String)], session: String?) -> String {
+        MD5.hex(path + "?" + parameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&") + "#" + (session ?? ""))
+    }
+
     func remove(_ key: String) {
         guard let file = directory?.appendingPathComponent(key) else { return }
         try? FileManager.default.removeItem(at: file)
