@@ -1,10 +1,12 @@
 import CirrusModel
 import CirrusSQL
+import CirrusSQLAdapter
 public import CirrusStorage
 import Foundation
 import PostgresNIO
 
-/// Change notices between the instances sharing one database, over `LISTEN`/`NOTIFY` on one channel.
+/// Change notices between the instances sharing one database, over `LISTEN`/`NOTIFY` on one channel. A payload is
+/// `<schema> <JSON>`: instances serving another schema of the same database ignore it.
 extension PostgresStorageAdapter {
     static let noticeChannel = "cirrus_changes"
 
@@ -14,7 +16,9 @@ extension PostgresStorageAdapter {
         let payload = JSONWriter.string(Self.encode(notice, from: instanceId))
         do {
             try await read { connection in
-                try await self.execute(connection, "SELECT pg_notify(\(bind: .text(Self.noticeChannel)), \(bind: .text(payload)))")
+                // The schema goes with the notice: instances on other schemas of the database ignore it.
+                try await self.execute(connection,
+                    "SELECT pg_notify(\(bind: .text(Self.noticeChannel)), current_schema() || ' ' || \(bind: .text(payload)))")
             }
         } catch {
             logger.warning("a change notice could not be sent", metadata: ["notice": "\(notice)", "error": "\(error)"])
@@ -44,10 +48,14 @@ extension PostgresStorageAdapter {
 
     private func listen(afterLoss lost: Bool, _ continuation: AsyncStream<ChangeNotice>.Continuation) async throws {
         try await client.withConnection { connection in
+            let schema = try await self.rows(connection, "SELECT current_schema()").first?.first?.text ?? ""
             try await connection.listen(on: Self.noticeChannel) { notifications in
                 if lost { continuation.yield(.everything) }
                 for try await notification in notifications {
-                    if let notice = Self.decode(notification.payload, ignoring: self.instanceId) { continuation.yield(notice) }
+                    guard let space = notification.payload.firstIndex(of: " "), notification.payload[..<space] == schema,
+                        let notice = Self.decode(String(notification.payload[notification.payload.index(after: space)...]), ignoring: self.instanceId)
+                    else { continue }
+                    continuation.yield(notice)
                 }
             }
         }

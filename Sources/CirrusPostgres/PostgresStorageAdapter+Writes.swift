@@ -7,7 +7,7 @@ import PostgresNIO
 extension PostgresStorageAdapter {
     public func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
         do {
-            let (results, created) = try await transaction { connection in
+            let (results, created) = try await writing { connection in
                 let session = PostgresWriteSession(adapter: self, connection: connection)
                 var results: [Result<WriteResult, StorageError>] = []
                 var failed = false

@@ -52,30 +52,31 @@ public final class PostgresStorageAdapter: StorageAdapter {
         self.init(configuration: try PostgresURL.configuration(url), replica: try replicaURL.map(PostgresURL.configuration), logger: logger)
     }
 
-    /// Applies the migrations; the first statement also proves the database is reachable.
+    /// Applies the migrations, once the database has answered.
     /// - Throws: ``StorageError/database(_:)`` when no connection succeeds within the connect deadline.
     public func prepare() async throws {
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
-                try await self.migrate()
+                try await self.read { try await self.execute($0, "SELECT 1") }
                 return true
             }
             group.addTask {
                 try await Task.sleep(for: self.connectDeadline)
                 return false
             }
-            let finished = try await group.next() ?? false
+            let connected = try await group.next() ?? false
             group.cancelAll()
-            guard finished else {
+            guard connected else {
                 throw StorageError.database("PostgreSQL at \(self.location) did not accept a connection within \(self.connectDeadline) (is it running, and are the user, password and database right?)")
             }
         }
+        try await migrate()
     }
 
     private func migrate() async throws {
         try await writing { connection in
-            // One instance migrates at a time; the others wait and then find the migrations applied.
-            try await self.execute(connection, "SELECT pg_advisory_xact_lock(\(bind: .int(Self.migrationLock)))")
+            // One instance migrates a schema at a time; the others wait and then find the migrations applied.
+            try await self.execute(connection, "SELECT pg_advisory_xact_lock(hashtextextended('cirrus-migrations:' || current_schema(), 0))")
             try await self.execute(connection, "\(raw: SystemSchema.bootstrap(self.dialect))")
             let applied = Set(try await self.rows(connection, "SELECT \"name\" FROM \(raw: self.dialect.quote(SystemSchema.migrationsTable))")
                 .compactMap { $0.first?.text })
@@ -87,9 +88,6 @@ public final class PostgresStorageAdapter: StorageAdapter {
             }
         }
     }
-
-    /// The advisory lock key of migrations (any constant; "cirrus" in ASCII).
-    static let migrationLock: Int64 = 0x6369_7272_7573
 
     public func loadSchemas() async throws -> [ClassSchema] {
         let registry = RegistryStatements(dialect: dialect)

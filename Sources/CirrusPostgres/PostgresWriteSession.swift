@@ -175,7 +175,7 @@ final class PostgresWriteSession {
     /// for the one that creates it, then find it in the registry.
     func ensureTable(for className: String) async throws -> String {
         if let table = try await table(for: className) { return table }
-        try await execute("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: .text("cirrus-class:" + className)), 0))")
+        try await execute("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(bind: .text("cirrus-class:" + className)), 0))")
         if let row = try await rows(registry.findClass(className)).first, let table = row[1].text { return table }
         let taken = Set(try await rows(registry.allClasses).compactMap { $0[1].text })
         let table = SystemSchema.tableName(for: className, taken: taken)

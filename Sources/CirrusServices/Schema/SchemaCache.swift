@@ -30,10 +30,12 @@ public final class SchemaCache: Sendable {
         return loaded
     }
 
-    /// Records field types that a committed write introduced.
+    /// Records field types that a committed write introduced, in the cached schema of the class. A class that is not
+    /// cached is left to be loaded whole on its next read: a schema made up here would lack the class's permissions
+    /// and options.
     public func record(_ fields: [String: FieldType], in className: String) {
         state.withValue { cache in
-            var schema = cache[className] ?? ClassSchema(className: className)
+            guard var schema = cache[className] else { return }
             for (field, type) in fields { schema.fields[field] = type }
             cache[className] = schema
         }
