@@ -112,10 +112,11 @@ run_ceilings() {
   .build-release/release/BenchCeiling "$port" >"$work/ceiling.log" 2>&1 &
   local ceiling_pid=$!
   for _ in $(seq 1 100); do
-    python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "http://127.0.0.1:$port/" 2>/dev/null && break
+    python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "http://127.0.0.1:$port/1.1/classes/Bench/ceiling" 2>/dev/null && break
     sleep 0.1
   done
-  wrk -t"$threads" -c"$connections" -d"$1" --latency "http://127.0.0.1:$port/" | tee "$work/ceiling-http.txt"
+  wrk -t"$threads" -c"$connections" -d"$1" --latency "http://127.0.0.1:$port/1.1/classes/Bench/ceiling" | tee "$work/ceiling-http.txt"
+  if grep -q "Non-2xx\|Socket errors" "$work/ceiling-http.txt"; then echo "!! the ceiling had failed requests" >&2; fi
   kill -TERM "$ceiling_pid"
   wait "$ceiling_pid" || true
   if [ -n "$database_url" ]; then
