@@ -49,6 +49,10 @@ final class PostgresWriteSession {
         guard let error = error as? PSQLError else { return .database(String(describing: error)) }
         let state = error.serverInfo?[.sqlState]
         let constraint = error.serverInfo?[.constraintName] ?? ""
+        // 22P05: a \u0000 escape in a JSON string, which JSONB cannot hold; 22021: no such character in the encoding.
+        if state == "22P05" || state == "22021" {
+            return .unsupportedValue("strings cannot contain the NUL character (\\u0000) on PostgreSQL")
+        }
         if state == "23505" {
             if constraint.hasSuffix("_pkey") { return .duplicateObjectId(constraint) }
             return .duplicateValue(field: SystemSchema.uniqueField(inMessage: constraint) ?? "")

@@ -20,6 +20,8 @@ public enum StorageError: Error, Sendable, Equatable {
     case typeConflict(field: String, recorded: FieldType, attempted: FieldType)
     /// The document would exceed the size limit.
     case objectTooLarge(size: Int, limit: Int)
+    /// The database cannot store a value the object holds (PostgreSQL: a NUL character in a string).
+    case unsupportedValue(String)
     /// An earlier write of an all-or-nothing batch failed, so this one was rolled back.
     case rolledBack
     /// The database failed; the message is for logs, not for clients.

@@ -1,3 +1,4 @@
+import CirrusModel
 import CirrusPostgres
 import CirrusStorage
 import CirrusTesting
@@ -20,6 +21,30 @@ struct PostgresConformanceTests {
                 Comment(rawValue: failure.message),
                 sourceLocation: SourceLocation(fileID: failure.fileID, filePath: failure.filePath, line: failure.line, column: failure.column)
             )
+        }
+    }
+}
+
+@Suite("What PostgreSQL cannot store")
+struct PostgresUnsupportedValueTests {
+    @Test("a string with a NUL character is refused as an unsupported value, and the object is not stored")
+    func nulCharacter() async throws {
+        try await PostgresTestDatabase.withSchema(poolSize: 2) { url in
+            let store = try PostgresStorageAdapter(url: url)
+            try await store.prepare()
+            let object = StoredObject(
+                className: "Note", objectId: "aaaaaaaaaaaaaaaaaaaaaaaa", createdAt: .now(), updatedAt: .now(), acl: nil, fields: ["text": "a\u{0}b"]
+            )
+            let results = try await store.perform(
+                [.insert(WriteCommand.Insert(object: object, relations: [], newFields: ["text": .string], maximumSize: 131_072))], atomically: false
+            )
+            guard case .failure(.unsupportedValue) = results[0] else {
+                Issue.record("expected unsupportedValue, got \(results[0])")
+                try await store.close()
+                return
+            }
+            #expect(try await store.fetch(className: "Note", ids: ["aaaaaaaaaaaaaaaaaaaaaaaa"]).isEmpty)
+            try await store.close()
         }
     }
 }

@@ -29,6 +29,8 @@ extension StorageError {
             APIError(.classNotFound, "Class \(name) does not exist.")
         case .classNotEmpty(let count):
             APIError(.classNotEmpty, "Class \(className) is not empty, contains \(count) objects, cannot drop schema.")
+        case .unsupportedValue(let detail):
+            APIError(.incorrectType, "The database cannot store this value: \(detail).")
         case .rolledBack:
             APIError(.internalError, "Rolled back because another request of the transaction failed.")
         case .database:
