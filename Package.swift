@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // Pure values: JSON, typed values and their wire codec, operations, query AST, ACL, errors. No I/O.
@@ -97,11 +98,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Moving an app in and out: `cirrus import` of LeanCloud, Parse and Bmob exports (folders or .tar.gz, streamed),
+        // `cirrus export` and the background exports of `POST /1.1/exportData`, and the copy of file contents.
+        .target(
+            name: "CirrusMigration",
+            dependencies: [
+                "CirrusModel", "CirrusStorage", "CirrusServices",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Thin HTTP layer: dialects, authentication, routes, the one error-to-wire map.
         .target(
             name: "CirrusHTTP",
             dependencies: [
-                "CirrusModel", "CirrusServices",
+                "CirrusModel", "CirrusServices", "CirrusMigration",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -135,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "cirrus",
             dependencies: [
-                "CirrusServer", "CirrusS3",
+                "CirrusServer", "CirrusS3", "CirrusMigration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -171,6 +185,9 @@ let package = Package(
         ),
         .testTarget(name: "CirrusMessagingTests", dependencies: ["CirrusMessaging", "CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusHTTPTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CirrusMigrationTests", dependencies: ["CirrusMigration", "CirrusTesting", "CirrusFileStorage"], swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CirrusSDKTests", dependencies: ["Cirrus", "CirrusModel", "CirrusTesting"], swiftSettings: swiftSettings

@@ -25,7 +25,8 @@ python3 bench/seed_items.py "$url" "$app_id" "$app_key" "$items"
 echo "seeding took $(( $(date +%s) - started )) s"
 
 echo "== indexing category and score"
-"$binary" index --data-dir "$work/data" Item category score
+# shellcheck disable=SC2046
+"$binary" index --data-dir "$work/data" $(store_arguments) Item category score
 ls -l "$work/data"
 
 wrk -t"$threads" -c"$connections" -d"$warmup" -s bench/lua/query.lua "$url" -- "$app_id" "$app_key" equality >/dev/null
