@@ -1,4 +1,4 @@
-public import CirrusStorage
+import CirrusStorage
 import Crypto
 
 /// The storage key an imported file gets. LeanCloud keys may hold characters file storages refuse (`/` among them);

@@ -77,13 +77,21 @@ struct CurrentUserStore {
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
     }
 
-    /// `$XDG_DATA_HOME/cirrus`, or `~/.local/share/cirrus`.
+    /// Application Support's `cirrus` folder on Apple platforms (where `.automatic` uses the Keychain, and
+    /// `homeDirectoryForCurrentUser` does not exist on iOS, tvOS and watchOS); elsewhere `$XDG_DATA_HOME/cirrus`, or
+    /// `~/.local/share/cirrus`.
     static var dataDirectory: URL {
+        #if canImport(Darwin)
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return support.appendingPathComponent("cirrus", isDirectory: true)
+        #else
         if let xdg = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("cirrus", isDirectory: true)
         }
         return FileManager.default.homeDirectoryForCurrentUser
             .appendingPathComponent(".local/share/cirrus", isDirectory: true)
+        #endif
     }
 }
 

@@ -4,14 +4,16 @@ import CirrusModel
 struct BatchRequest {
     let application: LCApplication
 
-    /// Saves each object with one sub-request.
+    /// Saves each object with one sub-request, with the query parameters of its options (`params`).
     /// - Throws: the first item's error, after every successful item was recorded.
-    func save(_ objects: [LCObject]) async throws {
+    func save(_ objects: [LCObject], options: [[LCObject.SaveOption]]? = nil) async throws {
         let requests = objects.map { object in
             (object.objectId == nil ? "POST" : "PUT", object.objectEndpoint ?? object.endpoint)
         }
         let sent = objects.map { $0.takeOperations() }
-        let items = zip(requests, sent).map { request, operations in item(request.0, request.1, body: LCObject.body(operations)) }
+        let items = requests.indices.map { index in
+            item(requests[index].0, requests[index].1, body: LCObject.body(sent[index]), params: options?[index].parameters ?? [])
+        }
         try await run(items) { index, reply in
             objects[index].didSave(reply)
         } failed: { index in
@@ -31,9 +33,12 @@ struct BatchRequest {
         try await run(requests) { index, reply in try objects[index].didFetch(reply) }
     }
 
-    private func item(_ method: String, _ path: String, body: JSON? = nil) -> JSON {
+    private func item(_ method: String, _ path: String, body: JSON? = nil, params: [(String, String)] = []) -> JSON {
         var members: [String: JSON] = ["method": .string(method), "path": .string(RESTClient.prefix + path)]
         if let body { members["body"] = body }
+        if !params.isEmpty {
+            members["params"] = .object(Dictionary(params.map { ($0.0, JSON.string($0.1)) }, uniquingKeysWith: { _, last in last }))
+        }
         return .object(members)
     }
 

@@ -44,14 +44,15 @@ extension LCObject {
     /// Saves `objects` with batch requests; `completion` gets the result on `completionQueue`.
     @discardableResult
     public static func save(
-        _ objects: [LCObject], completionQueue: DispatchQueue = .main, completion: @escaping (LCBooleanResult) -> Void
+        _ objects: [LCObject], options: [SaveOption] = [], completionQueue: DispatchQueue = .main,
+        completion: @escaping (LCBooleanResult) -> Void
     ) -> LCRequest {
-        Call.start(on: completionQueue, completion: completion) { try await save(objects) }
+        Call.start(on: completionQueue, completion: completion) { try await save(objects, options: options) }
     }
 
     /// Saves `objects` with batch requests, blocking the calling thread.
-    public static func save(_ objects: [LCObject]) -> LCBooleanResult {
-        Call.wait { try await save(objects) }
+    public static func save(_ objects: [LCObject], options: [SaveOption] = []) -> LCBooleanResult {
+        Call.wait { try await save(objects, options: options) }
     }
 
     /// Deletes `objects` with one batch request; `completion` gets the result on `completionQueue`.

@@ -24,10 +24,12 @@ extension LCObject {
     }
 
     /// Saves `objects` (and the new objects they point to) with batch requests.
+    /// - Parameter options: apply to each of `objects`: ``SaveOption/fetchWhenSave`` reads back each one's saved
+    ///   values, ``SaveOption/query(_:)`` saves each only when it matches (an object that does not fails with 305).
     /// - Throws: the first failed object's error; the others are saved.
-    public static func save(_ objects: [LCObject]) async throws {
+    public static func save(_ objects: [LCObject], options: [SaveOption] = []) async throws {
         guard let application = objects.first?.application else { return }
-        try await ObjectSaver(application: application).save(objects)
+        try await ObjectSaver(application: application).save(objects, options: options)
     }
 
     /// Deletes `objects` with one batch request.

@@ -13,9 +13,10 @@ struct ObjectSaver {
         try await saveOne(object, options: options)
     }
 
-    /// Saves `objects` and the new objects they point to, with as few batch requests as the references allow.
-    func save(_ objects: [LCObject]) async throws {
-        try await saveInLevels(dependencies(of: objects))
+    /// Saves `objects` and the new objects they point to, with as few batch requests as the references allow;
+    /// `options` apply to the sub-requests of `objects` (not of the new objects saved before them).
+    func save(_ objects: [LCObject], options: [LCObject.SaveOption] = []) async throws {
+        try await saveInLevels(dependencies(of: objects)) { object in objects.contains { $0 === object } ? options : [] }
     }
 
     /// One object alone: `POST` for a new one, `PUT` for an existing one with changes, nothing otherwise.
@@ -54,7 +55,9 @@ struct ObjectSaver {
 
     /// Uploads new files, then saves the others in levels: each level holds the objects whose new references are
     /// all saved, in one batch request.
-    private func saveInLevels(_ objects: [LCObject]) async throws {
+    private func saveInLevels(
+        _ objects: [LCObject], options: (LCObject) -> [LCObject.SaveOption] = { _ in [] }
+    ) async throws {
         for file in objects.compactMap({ $0 as? LCFile }) where file.objectId == nil {
             try await file.upload(progress: nil)
         }
@@ -62,7 +65,7 @@ struct ObjectSaver {
         while !remaining.isEmpty {
             let level = remaining.filter { object in object.unsavedReferences().allSatisfy { $0 === object } }
             guard !level.isEmpty else { throw LCError.inconsistency("New objects point to each other; save one of them first.") }
-            try await BatchRequest(application: application).save(level)
+            try await BatchRequest(application: application).save(level, options: level.map(options))
             remaining.removeAll { object in level.contains { $0 === object } }
         }
     }

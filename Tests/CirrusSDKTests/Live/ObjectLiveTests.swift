@@ -105,6 +105,37 @@ struct ObjectLiveTests {
         }
     }
 
+    @Test("a batch save with fetchWhenSave reads back each object's new values; with a query, the object that does not match fails with 305 alone")
+    func batchSaveWithOptions() async throws {
+        try await withLiveApp { application, _ in
+            let rich = LCObject(application: application, className: "Account")
+            let poor = LCObject(application: application, className: "Account")
+            try rich.set("balance", value: 100)
+            try poor.set("balance", value: 5)
+            try await LCObject.save([rich, poor])
+            let richCopy = LCObject(application: application, className: "Account", objectId: try #require(rich.objectId?.value))
+            let poorCopy = LCObject(application: application, className: "Account", objectId: try #require(poor.objectId?.value))
+            try richCopy.increase("balance", by: 1)
+            try poorCopy.increase("balance", by: 2)
+            try await LCObject.save([richCopy, poorCopy], options: [.fetchWhenSave])
+            #expect(richCopy.get("balance")?.intValue == 101)
+            #expect(poorCopy.get("balance")?.intValue == 7)
+
+            try richCopy.increase("balance", by: -10)
+            try poorCopy.increase("balance", by: -10)
+            let enough = LCQuery(application: application, className: "Account")
+            enough.whereKey("balance", .greaterThanOrEqualTo(10))
+            let error = try await #require(throws: LCError.self) {
+                try await LCObject.save([richCopy, poorCopy], options: [.query(enough), .fetchWhenSave])
+            }
+            #expect(error.code == 305)
+            #expect(richCopy.get("balance")?.intValue == 91)
+            #expect(poorCopy.hasDataToUpload)
+            try await poor.fetch()
+            #expect(poor.get("balance")?.intValue == 7)
+        }
+    }
+
     @Test("a comment pointing to a new post saves both; include reads the post back")
     func pointers() async throws {
         try await withLiveApp { application, _ in

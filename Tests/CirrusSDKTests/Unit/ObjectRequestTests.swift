@@ -186,6 +186,24 @@ struct ObjectRequestTests {
         #expect(first.get("n")?.intValue == 1)
     }
 
+    @Test("a batch save's options go in each of its objects' sub-requests as params, and nowhere without options")
+    func batchSaveOptions() async throws {
+        let transport = RecordingTransport(json: [
+            #"[{"success":{"objectId":"a","updatedAt":"2026-01-01T00:00:00.000Z","n":2}}]"#,
+            #"[{"success":{"objectId":"a","updatedAt":"2026-01-01T00:00:00.000Z"}}]"#,
+        ])
+        let application = try makeApplication(transport)
+        let object = LCObject(application: application, className: "T", objectId: "a")
+        try object.increase("n", by: 1)
+        try await LCObject.save([object], options: [.fetchWhenSave])
+        let item = try #require(transport.requests[0].json["requests"]?.arrayValue?.first)
+        #expect(item["params"] == ["fetchWhenSave": "true"])
+        #expect(object.get("n")?.intValue == 2)
+        try object.increase("n", by: 1)
+        try await LCObject.save([object])
+        #expect(transport.requests[1].json["requests"]?.arrayValue?.first?["params"] == nil)
+    }
+
     @Test("a server error reply becomes an LCError with the server's code and message")
     func serverError() async throws {
         let transport = RecordingTransport([
