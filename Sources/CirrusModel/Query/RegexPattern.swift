@@ -24,10 +24,64 @@ public enum RegexPattern {
         return expression.firstMatch(in: text, options: [], range: range) != nil
     }
 
-    /// Checks that `pattern` compiles.
+    /// Checks that `pattern` compiles, and that inline options (`(?i)`) appear only at its start: PostgreSQL's
+    /// expressions take them nowhere else, and a pattern must mean the same on every store.
     /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery``.
     public static func validate(_ pattern: String, options: String) throws(APIError) {
         _ = try compiled(pattern, options: options)
+        if hasInlineOptions(leadingOptions(pattern).rest) {
+            throw APIError(
+                .invalidQuery, "Invalid regular expression: \(pattern): inline options such as (?i) are supported only at its start; use $options."
+            )
+        }
+    }
+
+    /// The options of the inline groups that open `pattern` (`(?i)`, `(?ms)`, each of `i`, `m`, `s`, `x`), and the
+    /// pattern after them.
+    public static func leadingOptions(_ pattern: String) -> (options: String, rest: String) {
+        var rest = Substring(pattern)
+        var options = ""
+        while rest.hasPrefix("(?"), let close = rest.firstIndex(of: ")") {
+            let letters = rest[rest.index(rest.startIndex, offsetBy: 2)..<close]
+            guard !letters.isEmpty, letters.allSatisfy({ "imsx".contains($0) }) else { break }
+            options += letters
+            rest = rest[rest.index(after: close)...]
+        }
+        return (options, String(rest))
+    }
+
+    /// Whether `pattern` holds an inline option group (`(?i)`, `(?i:…)`, `(?-s)`) outside escapes, `\Q…\E` and
+    /// character classes.
+    static func hasInlineOptions(_ pattern: String) -> Bool {
+        let characters = Array(pattern)
+        var index = 0
+        var inClass = false
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\\" {
+                if index + 1 < characters.count, characters[index + 1] == "Q" {
+                    index += 2
+                    while index < characters.count, !(characters[index] == "\\" && index + 1 < characters.count && characters[index + 1] == "E") {
+                        index += 1
+                    }
+                }
+                index += 2
+                continue
+            }
+            if inClass {
+                if character == "]" { inClass = false }
+            } else if character == "[" {
+                inClass = true
+                if index + 1 < characters.count, characters[index + 1] == "^" { index += 1 }
+                if index + 1 < characters.count, characters[index + 1] == "]" { index += 1 }
+            } else if character == "(", index + 2 < characters.count, characters[index + 1] == "?" {
+                var end = index + 2
+                while end < characters.count, characters[end].isLetter || characters[end] == "-" { end += 1 }
+                if end > index + 2, end < characters.count, characters[end] == ")" || characters[end] == ":" { return true }
+            }
+            index += 1
+        }
+        return false
     }
 
     static func compiled(_ pattern: String, options: String) throws(APIError) -> NSRegularExpression {

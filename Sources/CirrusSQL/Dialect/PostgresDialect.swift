@@ -141,10 +141,35 @@ public struct PostgresDialect: SQLDialect {
             + "+ cos(radians(\(latitude))) * cos(radians(\(centerLatitude))) * power(sin(radians(\(centerLongitude) - \(longitude)) / 2), 2)))))"
     }
 
-    /// PostgreSQL's geometric `point(x, y) <@ polygon`, which counts the boundary as inside.
+    /// The ray casting of ``GeoPoint/isInside(latitude:longitude:polygon:)`` in plain SQL, edge by edge, with the
+    /// same arithmetic in the same order (IEEE doubles in both), so the boundary is inside exactly when it is in memory.
+    /// PostgreSQL's geometric `<@ polygon` is not used: it compares with a tolerance of 1e-6 degrees.
     public func pointInPolygon(latitude: SQLFragment, longitude: SQLFragment, polygon: [GeoPoint]) -> SQLFragment {
-        let vertices = polygon.map { "(\(JSONWriter.string(.double($0.longitude))),\(JSONWriter.string(.double($0.latitude))))" }
-        return "point(\(longitude), \(latitude)) <@ \(bind: .text("(" + vertices.joined(separator: ",") + ")"))::polygon"
+        guard polygon.count >= 3 else { return "FALSE" }
+        func number(_ value: Double) -> SQLFragment { "\(bind: .double(value))::float8" }
+        var onEdges: [SQLFragment] = []
+        var crossings: [SQLFragment] = []
+        var previous = polygon[polygon.count - 1]
+        for vertex in polygon {
+            let (startX, startY, endX, endY) = (previous.longitude, previous.latitude, vertex.longitude, vertex.latitude)
+            let scale = max(abs(endX - startX), abs(endY - startY), 1)
+            onEdges.append(
+                "(abs(\(number(endX - startX)) * (p.y - \(number(startY))) - \(number(endY - startY)) * (p.x - \(number(startX)))) "
+                    + "<= \(number(1e-12 * scale)) AND p.x BETWEEN \(number(min(startX, endX))) AND \(number(max(startX, endX))) "
+                    + "AND p.y BETWEEN \(number(min(startY, endY))) AND \(number(max(startY, endY))))"
+            )
+            if vertex.latitude != previous.latitude {
+                crossings.append(
+                    "CASE WHEN (\(number(vertex.latitude)) > p.y) <> (\(number(previous.latitude)) > p.y) AND p.x < \(number(vertex.longitude)) "
+                        + "+ (p.y - \(number(vertex.latitude))) * \(number(previous.longitude - vertex.longitude)) "
+                        + "/ \(number(previous.latitude - vertex.latitude)) THEN 1 ELSE 0 END"
+                )
+            }
+            previous = vertex
+        }
+        let crossed: SQLFragment = crossings.isEmpty ? "FALSE" : "(\(crossings.combined("+"))) % 2 = 1"
+        return "EXISTS (SELECT 1 FROM (SELECT \(longitude) AS x, \(latitude) AS y) AS p WHERE p.x IS NOT NULL AND p.y IS NOT NULL "
+            + "AND (\(onEdges.combined("OR")) OR \(crossed)))"
     }
 
     public func documentParameter(_ json: JSON) -> SQLFragment {
@@ -236,7 +261,10 @@ public struct PostgresDialect: SQLDialect {
 
 /// Turns a PCRE-style pattern with Mongo options into a PostgreSQL advanced regular expression.
 enum PostgresRegex {
-    static func translate(_ pattern: String, options: String) -> String {
+    static func translate(_ pattern: String, options given: String) -> String {
+        // PostgreSQL takes embedded options only at the very start, so the pattern's own are merged with the query's.
+        let (inline, pattern) = RegexPattern.leadingOptions(pattern)
+        let options = given + inline
         var flags = ""
         let multiline = options.contains("m")
         let dotAll = options.contains("s")

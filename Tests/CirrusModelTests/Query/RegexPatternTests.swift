@@ -26,4 +26,22 @@ struct RegexPatternTests {
         #expect(reason { try RegexPattern.validate(pattern, options: "") } == .invalidQuery)
         #expect(reason { _ = try RegexPattern.matches("a", pattern: pattern, options: "") } == .invalidQuery)
     }
+
+    @Test(
+        "inline options are valid at a pattern's start only, where every store reads them; groups, lookarounds, escapes and classes are not options",
+        arguments: [
+            ("(?i)^b", true), ("(?i)(?s)a.b", true), ("(?:ab)+", true), ("a(?=b)", true), ("a(?!b)", true), ("(?<=a)b", true),
+            (#"a\(?i\)"#, true), ("a[(?i)]", true), (#"\Q(?i)\E"#, true), ("a(?i)b", false), ("a(?i:b)", false), ("(a)(?-i)b", false),
+            ("(?i)a(?s)b", false),
+        ])
+    func inlineOptions(_ pattern: String, _ valid: Bool) {
+        #expect((reason { try RegexPattern.validate(pattern, options: "") } == nil) == valid)
+    }
+
+    @Test("the leading inline options are taken off a pattern with their letters")
+    func leadingOptions() {
+        #expect(RegexPattern.leadingOptions("(?i)(?ms)^a") == ("ims", "^a"))
+        #expect(RegexPattern.leadingOptions("(?:a)") == ("", "(?:a)"))
+        #expect(RegexPattern.leadingOptions("a(?i)") == ("", "a(?i)"))
+    }
 }

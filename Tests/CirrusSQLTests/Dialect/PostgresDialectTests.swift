@@ -13,6 +13,12 @@ struct PostgresDialectTests {
         #expect(PostgresRegex.translate("a.b", options: options) == expected)
     }
 
+    @Test("a pattern's leading inline options join the query's, since PostgreSQL takes embedded options only at the start",
+          arguments: [("(?i)^b", "", "(?pi)^b"), ("(?i)(?m)a", "", "(?ni)a"), ("(?s)a", "i", "(?i)a"), ("(?x)a", "", "(?px)a")])
+    func leadingInlineOptions(_ pattern: String, _ options: String, _ expected: String) {
+        #expect(PostgresRegex.translate(pattern, options: options) == expected)
+    }
+
     @Test("\\Q…\\E spans are expanded with every metacharacter, # and space escaped")
     func quoting() {
         #expect(PostgresRegex.expandQuoting(#"^\Qa.b*(c)\E$"#) == #"^a\.b\*\(c\)$"#)
