@@ -117,3 +117,19 @@ extension PostgresStorageAdapter {
         }
     }
 }
+
+extension PostgresStorageAdapter {
+    /// The lines of `EXPLAIN` for the statement ``find(_:)`` runs for `query`, planned with sequential scans
+    /// disabled, so that the plan shows whether an index *can* answer the condition however few rows the table
+    /// holds; empty when the class does not exist. For tests and diagnostics.
+    package func queryPlan(for query: StorageQuery) async throws -> [String] {
+        try await transaction { connection in
+            guard let table = try await self.existingTable(for: query.className, connection) else { return [] }
+            try await self.execute(connection, "SET LOCAL enable_seqscan = off")
+            let statement = try await self.findStatement(query, table: table, connection)
+            return try await self.rows(connection, SQLFragment("EXPLAIN ") + statement).compactMap { row in
+                if case .text(let line)? = row.first { line } else { nil }
+            }
+        }
+    }
+}

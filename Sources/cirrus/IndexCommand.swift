@@ -9,8 +9,8 @@ struct IndexCommand: AsyncParsableCommand {
         abstract: "Index fields of a class for equality, range and order queries.",
         discussion: """
             Creates, if missing, an expression index per field (dot paths into objects work) on the same expression \
-            the queries compile to; Date fields are indexed by instant and Pointer fields by objectId. The class \
-            must exist. Safe to run while servers use the database. createdAt and updatedAt are always indexed.
+            the queries compile to; Date fields are indexed by instant and Pointer fields by objectId. On PostgreSQL, \
+            an Array field gets a GIN index, which string membership conditions use. The class must exist. Safe to run while servers use the database. createdAt and updatedAt are always indexed.
             """
     )
 

@@ -93,6 +93,18 @@ public struct PostgresDialect: SQLDialect {
         text(target)
     }
 
+    /// JSONB containment, `("data" #> '{"tags"}') @> '["a"]'`, one per string, which a GIN index on the field answers.
+    public func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment? {
+        guard !strings.isEmpty else { return nil }
+        let tests: [SQLFragment] = strings.map { "\(json(target)) @> \(bind: .text(JSONWriter.string(.array([.string($0)]))))::jsonb" }
+        return tests.count == 1 ? "(\(tests[0]))" : tests.combined("OR")
+    }
+
+    /// A GIN index (the default `jsonb_ops`) on the field's JSONB value.
+    public func arrayIndexExpression(_ target: JSONTarget) -> (method: String, expression: SQLFragment)? {
+        ("gin", json(target))
+    }
+
     public func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment {
         "\(text) ~ \(bind: .text(PostgresRegex.translate(pattern, options: options)))"
     }

@@ -59,6 +59,14 @@ public protocol SQLDialect: Sendable {
     /// of dates) another for ordered string comparisons where the dialect writes those differently.
     func comparedExpressions(_ target: JSONTarget, textual: Bool) -> [SQLFragment]
 
+    /// A condition an inverted index can answer that holds whenever the array `target` has one of `strings` as an
+    /// element (it may also hold otherwise: callers keep their exact condition beside it), or `nil` when the dialect
+    /// has no such index. Built on ``arrayIndexExpression(_:)``.
+    func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment?
+
+    /// The expression and access method of the inverted index on the array `target` (PostgreSQL's GIN), or `nil`.
+    func arrayIndexExpression(_ target: JSONTarget) -> (method: String, expression: SQLFragment)?
+
     // MARK: Sub-queries
 
     /// An expression equal for equal JSON values at `target` (numbers by value) and different across kinds,

@@ -145,6 +145,11 @@ public struct SQLiteDialect: SQLDialect {
         value(target)
     }
 
+    /// SQLite has no inverted index on JSON arrays.
+    public func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment? { nil }
+
+    public func arrayIndexExpression(_ target: JSONTarget) -> (method: String, expression: SQLFragment)? { nil }
+
     public func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment {
         "cirrus_regexp(\(bind: .text(pattern)), \(bind: .text(options)), \(text))"
     }

@@ -35,7 +35,17 @@ extension ConditionCompiler {
         if case .array = value, shape(of: path) == .array {
             return "(\(matches(target(path), .equal, value)) OR \(elementMatch))"
         }
+        if case .string(let text) = value, let prefilter = arrayPrefilter(path, [text]) { return "(\(prefilter) AND \(elementMatch))" }
         return elementMatch
+    }
+
+    /// On a field the schema records as an Array, the dialect's index-friendly test that the array holds one of
+    /// `strings`: a necessary condition put before the exact one, so that an inverted index (`cirrus index` on an
+    /// Array field; GIN on PostgreSQL) narrows the rows the exact condition checks. Only strings: containment
+    /// compares numbers by their decimal value and objects by inclusion, unlike the stores' own equality.
+    func arrayPrefilter(_ path: FieldPath, _ strings: [String]) -> SQLFragment? {
+        guard shape(of: path) == .array, !strings.isEmpty else { return nil }
+        return dialect.arrayHoldsAnyPrefilter(target(path), of: strings)
     }
 
     func ordered(_ path: FieldPath, _ op: ScalarOperator, _ value: Value) -> SQLFragment {
@@ -70,7 +80,13 @@ extension ConditionCompiler {
         if values.contains(.null) { conditions.append(equals(path, .null)) }
         let others = values.filter { $0 != .null }
         if !others.isEmpty {
-            conditions.append(onFieldOrElements(path) { matchesAny($0, others) })
+            let elementMatch = onFieldOrElements(path) { matchesAny($0, others) }
+            let strings = others.compactMap { value -> String? in if case .string(let text) = value { text } else { nil } }
+            if strings.count == others.count, let prefilter = arrayPrefilter(path, strings) {
+                conditions.append("(\(prefilter) AND \(elementMatch))")
+            } else {
+                conditions.append(elementMatch)
+            }
         }
         // An array operand also matches an array field equal to it as a whole.
         let arrays = others.filter { if case .array = $0 { true } else { false } }

@@ -19,17 +19,30 @@ public struct IndexStatements: Sendable {
     }
 
     /// The `CREATE INDEX IF NOT EXISTS` statements for `path`, whose recorded type is `type` (`nil` when
-    /// unknown). Built-in fields have their own columns and indexes, and Array and Relation fields are
-    /// compared element by element, so those get none.
+    /// unknown). Built-in fields have their own columns and indexes, and Relation fields get none. Array fields
+    /// get the dialect's inverted index (GIN on PostgreSQL, none on SQLite), which string membership conditions use.
     public func ensure(path: FieldPath, type: FieldType?) -> [String] {
-        indexes(path: path, type: type).map { name, expression in
+        if type == .array, let inverted = invertedIndex(path) {
+            return ["CREATE INDEX IF NOT EXISTS \(dialect.quote(inverted.name)) ON \(dialect.quote(table)) USING \(inverted.method) ((\(inverted.expression)))"]
+        }
+        return indexes(path: path, type: type).map { name, expression in
             "CREATE INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(dialect.quote(table)) ((\(expression)))"
         }
     }
 
     /// The `DROP INDEX IF EXISTS` statements for the indexes ``ensure(path:type:)`` creates.
     public func drop(path: FieldPath, type: FieldType?) -> [String] {
-        indexes(path: path, type: type).map { name, _ in "DROP INDEX IF EXISTS \(dialect.quote(name))" }
+        if type == .array, let inverted = invertedIndex(path) { return ["DROP INDEX IF EXISTS \(dialect.quote(inverted.name))"] }
+        return indexes(path: path, type: type).map { name, _ in "DROP INDEX IF EXISTS \(dialect.quote(name))" }
+    }
+
+    /// The inverted index of an Array field, where the dialect has one: what ``ConditionCompiler``'s string
+    /// membership prefilter reads.
+    private func invertedIndex(_ path: FieldPath) -> (name: String, method: String, expression: String)? {
+        if !path.isNested, ConditionCompiler.builtInColumns[path.root] != nil { return nil }
+        guard let (method, expression) = dialect.arrayIndexExpression(dialect.target(column: ConditionCompiler.documentColumn, path: path))
+        else { return nil }
+        return (indexName(path), method, dialect.render(expression).sql)
     }
 
     /// The name and indexed expression of each index on `path`.
@@ -45,13 +58,17 @@ public struct IndexStatements: Sendable {
         case .string, nil: (target, textual) = (field, true)
         default: (target, textual) = (field, false)
         }
-        let fragment = Self.nameFragment(path)
-        // PostgreSQL truncates identifiers to 63 bytes: shorten the table part (class names are ASCII) so the
-        // hash and the suffix survive.
-        let base = table.prefix(63 - fragment.count - 3) + "_" + fragment
+        let base = indexName(path)
         return dialect.comparedExpressions(target, textual: textual).enumerated().map { position, expression in
             (position == 0 ? base : base + "_\(position + 1)", dialect.render(expression).sql)
         }
+    }
+
+    /// The name of the (first) index on `path`. PostgreSQL truncates identifiers to 63 bytes: the table part is
+    /// shortened (class names are ASCII) so the hash and a suffix survive.
+    private func indexName(_ path: FieldPath) -> String {
+        let fragment = Self.nameFragment(path)
+        return table.prefix(63 - fragment.count - 3) + "_" + fragment
     }
 
     /// A name part unique per path: up to 24 of its letters, digits and underscores, then a hash of the

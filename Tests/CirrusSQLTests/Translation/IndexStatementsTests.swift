@@ -26,12 +26,23 @@ struct IndexStatementsTests {
         #expect(Self.statements(SQLiteDialect(), "owner", .pointer(targetClass: "_User")).first?.contains(#"'$."owner"."objectId"'"#) == true)
     }
 
-    @Test("built-in fields, arrays and relations get no index", arguments: [
-        ("createdAt", FieldType?.some(.date)), ("objectId", .string), ("tags", .array), ("likes", .relation(targetClass: "_User")),
+    @Test("built-in fields and relations get no index", arguments: [
+        ("createdAt", FieldType?.some(.date)), ("objectId", .string), ("likes", .relation(targetClass: "_User")),
     ])
     func none(_ path: String, _ type: FieldType?) {
         #expect(Self.statements(SQLiteDialect(), path, type).isEmpty)
         #expect(Self.statements(PostgresDialect(), path, type).isEmpty)
+    }
+
+    @Test("an Array field gets a GIN index on its JSONB value on PostgreSQL (what string membership conditions test), none on SQLite")
+    func arrays() {
+        #expect(Self.statements(SQLiteDialect(), "tags", .array).isEmpty)
+        #expect(Self.statements(PostgresDialect(), "tags", .array) == [
+            #"CREATE INDEX IF NOT EXISTS "o_item_i_tags_f416eba0" ON "o_item" USING gin ((("data" #> '{"tags"}')))"#
+        ])
+        #expect(IndexStatements(dialect: PostgresDialect(), table: "o_item").drop(path: FieldPath(field: "tags"), type: .array) == [
+            #"DROP INDEX IF EXISTS "o_item_i_tags_f416eba0""#
+        ])
     }
 
     @Test("index names differ for paths whose letters coincide")
