@@ -11,6 +11,13 @@ extension PostgresStorageAdapter {
                 let session = PostgresWriteSession(adapter: self, connection: connection)
                 var results: [Result<WriteResult, StorageError>] = []
                 var failed = false
+                // One command needs no savepoint: when it fails, the whole transaction rolls back (three round
+                // trips, BEGIN, the statement, COMMIT, instead of five).
+                if commands.count == 1 {
+                    let result = await session.runAlone(commands[0])
+                    if case .failure = result { throw AtomicBatchFailed(results: [result]) }
+                    return ([result], session.createdTables)
+                }
                 for command in commands {
                     if failed {
                         results.append(.failure(.rolledBack))

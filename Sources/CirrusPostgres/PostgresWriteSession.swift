@@ -43,6 +43,15 @@ final class PostgresWriteSession {
         return outcome
     }
 
+    /// Runs the transaction's only command without a savepoint: the caller rolls the transaction back when it fails.
+    func runAlone(_ command: WriteCommand) async -> Result<WriteResult, StorageError> {
+        do {
+            return .success(try await run(command))
+        } catch {
+            return .failure(Self.storageError(error))
+        }
+    }
+
     /// The storage error of what a write threw: unique violations name the object id or the unique field.
     static func storageError(_ error: any Error) -> StorageError {
         if let error = error as? StorageError { return error }
