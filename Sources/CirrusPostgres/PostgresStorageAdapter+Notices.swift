@@ -66,7 +66,47 @@ extension PostgresStorageAdapter {
         case .schema(let className): ["from": .string(instance), "kind": "schema", "class": .string(className)]
         case .sessions: ["from": .string(instance), "kind": "sessions"]
         case .everything: ["from": .string(instance), "kind": "everything"]
+        case .objects(let change):
+            [
+                "from": .string(instance), "kind": "objects", "change": .string(change.kind.rawValue), "class": .string(change.className),
+                "ids": .array(change.objectIds.map(JSON.string)),
+            ]
         }
+    }
+
+    /// PostgreSQL refuses a payload of 8 000 bytes or more: object changes go in pieces well below that.
+    static let payloadBudget = 6_000
+
+    /// `SELECT pg_notify(…), …` for the object changes of a transaction's commands, or `nil` when they changed no
+    /// object. Run inside the write transaction, the notices reach the other instances when (and only if) it commits,
+    /// without a transaction of their own.
+    func objectNotices(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> SQLFragment? {
+        var payloads: [String] = []
+        for (command, result) in zip(commands, results) {
+            guard case .success(let written) = result, let change = ObjectChange(command, result: written) else { continue }
+            for piece in Self.pieces(of: change) { payloads.append(JSONWriter.string(Self.encode(.objects(piece), from: instanceId))) }
+        }
+        guard !payloads.isEmpty else { return nil }
+        let calls: [SQLFragment] = payloads.map { "pg_notify(\(bind: .text(Self.noticeChannel)), current_schema() || ' ' || \(bind: .text($0)))" }
+        return SQLFragment("SELECT ") + calls.joined(separator: ", ")
+    }
+
+    /// The change split so that each piece's ids fit the payload budget (a class name is at most 128 characters).
+    static func pieces(of change: ObjectChange) -> [ObjectChange] {
+        var pieces: [ObjectChange] = []
+        var current: [String] = []
+        var size = 0
+        for id in change.objectIds {
+            if size + id.utf8.count + 3 > payloadBudget - 300, !current.isEmpty {
+                pieces.append(ObjectChange(kind: change.kind, className: change.className, objectIds: current))
+                current = []
+                size = 0
+            }
+            current.append(id)
+            size += id.utf8.count + 3
+        }
+        if !current.isEmpty { pieces.append(ObjectChange(kind: change.kind, className: change.className, objectIds: current)) }
+        return pieces
     }
 
     /// The notice in a payload, unless this instance sent it or it is malformed.
@@ -76,6 +116,11 @@ extension PostgresStorageAdapter {
         case "schema": return json["class"]?.stringValue.map { .schema(className: $0) }
         case "sessions": return .sessions
         case "everything": return .everything
+        case "objects":
+            guard let kind = json["change"]?.stringValue.flatMap(ObjectChange.Kind.init(rawValue:)), let className = json["class"]?.stringValue,
+                let ids = json["ids"]?.arrayValue?.compactMap(\.stringValue)
+            else { return nil }
+            return .objects(ObjectChange(kind: kind, className: className, objectIds: ids))
         default: return nil
         }
     }

@@ -13,6 +13,8 @@ public struct CirrusServer: Sendable {
     public let keys: AppKeys
     public let store: any StorageAdapter
     public let application: Application<CirrusResponder>
+    /// The object changes of this server and of the others sharing its database, for subscribers.
+    public let changes: ObjectChangeFeed
 
     /// Builds the whole server, as `cirrus serve` runs it and as tests drive it: opens the store and applies
     /// its migrations, loads or generates the keys, and wires services and endpoints.
@@ -68,7 +70,7 @@ public struct CirrusServer: Sendable {
             services: [StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects)],
             logger: logger
         )
-        return CirrusServer(keys: keys, store: store, application: application)
+        return CirrusServer(keys: keys, store: store, application: application, changes: objects.changes)
     }
 
     /// Serves until SIGINT or SIGTERM, then finishes in-flight requests and closes the store.

@@ -30,13 +30,19 @@ public enum TestServer {
     ///   - configure: changes to the server configuration, made after the in-memory outboxes were set as its mail
     ///     and SMS transports (set ``ServerConfiguration/mailSender`` to `nil` and ``ServerConfiguration/smtp`` to
     ///     test a real SMTP client).
+    ///   - sharedDatabase: a PostgreSQL URL another test server uses too (two instances on one database); by default
+    ///     a new database of the store ``TestStore`` chooses.
     public static func with<T: Sendable>(
         maximumObjectSize: Int = 131_072, maximumBodySize: Int = 20 * 1024 * 1024, accounts: AccountSettings = fastAccounts,
-        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (TestClient) async throws -> T
+        sharedDatabase: String? = nil, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestClient) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        return try await TestStore.withDatabase { databaseURL in
+        let withDatabase: (@Sendable (String?) async throws -> T) async throws -> T = { run in
+            if let sharedDatabase { try await run(sharedDatabase) } else { try await TestStore.withDatabase(run) }
+        }
+        return try await withDatabase { databaseURL in
             var configuration = ServerConfiguration(
                 dataDirectory: directory.path, databaseURL: databaseURL, keys: keys, maximumObjectSize: maximumObjectSize,
                 maximumBodySize: maximumBodySize, logLevel: .warning, accounts: accounts
@@ -48,7 +54,7 @@ public enum TestServer {
             configure(&configuration)
             let server = try await CirrusServer.build(configuration)
             return try await server.application.test(.router) { client in
-                try await body(TestClient(client: client, store: server.store, mailOutbox: mailOutbox, smsOutbox: smsOutbox))
+                try await body(TestClient(client: client, store: server.store, changes: server.changes, mailOutbox: mailOutbox, smsOutbox: smsOutbox))
             }
         }
     }
@@ -59,6 +65,8 @@ public struct TestClient: Sendable {
     let client: any TestClientProtocol
     /// The server's store, for checks that no endpoint exposes yet (relation members).
     public let store: any StorageAdapter
+    /// The object changes the server publishes to its subscribers.
+    public let changes: ObjectChangeFeed
     /// The e-mails the server sent (unless a test configured another mail transport).
     public let mailOutbox: OutboxMailSender
     /// The SMS messages the server sent (unless a test configured another SMS transport).

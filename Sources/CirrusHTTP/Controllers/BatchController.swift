@@ -86,7 +86,7 @@ struct BatchController: Sendable {
         var replies: [JSON] = []
         for (index, ((item, keys), result)) in zip(prepared, results).enumerated() {
             guard case .success(let written) = result else { continue }
-            await objects.objects.record(commands[index])
+            await objects.objects.record(commands[index], result: written)
             replies.append(Self.reply(try await successReply(item, written, changedKeys: keys)))
         }
         return APIResponse(body: .array(replies))

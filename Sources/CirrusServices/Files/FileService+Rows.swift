@@ -62,7 +62,8 @@ extension FileService {
     /// Removes a row and its content, whoever asked (an upload that failed).
     func remove(_ file: StoredObject) async throws {
         let delete = WriteCommand.Delete(className: "_File", objectIds: [file.objectId], condition: nil, schema: nil)
-        _ = try await objects.store.perform([.delete(delete)], atomically: false)
+        let results = try await objects.store.perform([.delete(delete)], atomically: false)
+        if case .success(let result)? = results.first { await objects.record(.delete(delete), result: result) }
         if let key = file.fields["key"]?.stringValue { try await storage.delete(key: key) }
     }
 }

@@ -17,6 +17,8 @@ public struct ObjectService: Sendable {
     public var visibility: FieldVisibility { FieldVisibility(fileURLBase: configuration.fileURLBase) }
     /// The users and roles of recently seen session tokens.
     public let sessionCache = SessionCache()
+    /// The object changes of this instance and of the others sharing its database.
+    public let changes = ObjectChangeFeed()
 
     public init(store: any StorageAdapter, schemas: SchemaCache, configuration: ServiceConfiguration, logger: Logger) {
         self.store = store
@@ -59,7 +61,7 @@ public struct ObjectService: Sendable {
         let results = try await store.perform([command], atomically: false)
         switch results[0] {
         case .success(let result):
-            await record(command)
+            await record(command, result: result)
             return (result.object ?? StoredObject.placeholder, result)
         case .failure(let error):
             if case .database(let detail) = error { logger.error("store failure", metadata: ["detail": "\(detail)"]) }
@@ -69,8 +71,10 @@ public struct ObjectService: Sendable {
 
     /// Updates the schema cache with the field types a committed command introduced, and forgets the cached
     /// sessions when the command may have changed who a session stands for; tells the other instances sharing the
-    /// database to do the same.
-    public func record(_ command: WriteCommand) async {
+    /// database to do the same. With its `result`, passes the object change on to this instance's subscribers (the
+    /// store told the other instances within the write's transaction).
+    public func record(_ command: WriteCommand, result: WriteResult? = nil) async {
+        if let result, let change = ObjectChange(command, result: result) { changes.publish(change) }
         var newFields: (className: String, fields: [String: FieldType])?
         switch command {
         case .insert(let insert): newFields = (insert.object.className, insert.newFields)
@@ -92,6 +96,7 @@ public struct ObjectService: Sendable {
         switch notice {
         case .schema(let className): schemas.invalidate(className)
         case .sessions: sessionCache.removeAll()
+        case .objects(let change): changes.publish(change)
         case .everything:
             schemas.invalidateAll()
             sessionCache.removeAll()
