@@ -79,7 +79,7 @@ public struct CirrusServer: Sendable {
     }
 
     /// The storage of file contents: the one given, an S3-compatible bucket, or the data directory.
-    private static func fileStorage(_ configuration: ServerConfiguration) throws -> any FileStorage {
+    static func fileStorage(_ configuration: ServerConfiguration) throws -> any FileStorage {
         if let storage = configuration.fileStorage { return storage }
         if let s3 = configuration.s3 { return try S3FileStorage(configuration: s3) }
         return try LocalFileStorage(directory: configuration.dataDirectory + "/files")

@@ -3,13 +3,20 @@ import CirrusStorage
 
 /// Turns validated request bodies into store commands: initial values of new objects, field types to
 /// record, and the checks that need the class schema (type mismatch, one GeoPoint field per class).
-struct WritePlanner {
+/// `package`: `cirrus import` plans its inserts with it, so imported objects are what a REST create stores.
+package struct WritePlanner {
     let className: String
     let schema: ClassSchema?
     let configuration: ServiceConfiguration
 
+    package init(className: String, schema: ClassSchema?, configuration: ServiceConfiguration) {
+        self.className = className
+        self.schema = schema
+        self.configuration = configuration
+    }
+
     /// The insert for a new object.
-    func insert(_ update: ObjectUpdate, options: WriteOptions, now: Timestamp) throws(APIError) -> WriteCommand.Insert {
+    package func insert(_ update: ObjectUpdate, options: WriteOptions, now: Timestamp) throws(APIError) -> WriteCommand.Insert {
         var fields: [String: JSON] = [:]
         var relations: [(field: String, add: [Pointer])] = []
         for (path, operation) in update.operations {
@@ -36,7 +43,7 @@ struct WritePlanner {
     }
 
     /// The field types the operations introduce; refuses a type that differs from the recorded one.
-    func newFieldTypes(_ operations: [(path: FieldPath, operation: FieldOperation)]) throws(APIError) -> [String: FieldType] {
+    package func newFieldTypes(_ operations: [(path: FieldPath, operation: FieldOperation)]) throws(APIError) -> [String: FieldType] {
         var introduced: [String: FieldType] = [:]
         for (path, operation) in operations {
             guard let type = Self.type(of: operation, at: path) else { continue }
