@@ -38,8 +38,9 @@ def postgres_schema():
 class CirrusServer:
     """A running `cirrus serve` child process, on SQLite or (see postgres_schema) on its own PostgreSQL schema."""
 
-    def __init__(self, binary, data_dir, log_path, extra_args=()):
-        self.schema = postgres_schema()
+    def __init__(self, binary, data_dir, log_path, extra_args=(), schema=None):
+        # `schema`: a (name, URL) of postgres_schema() already filled (by `cirrus import`); dropped by stop().
+        self.schema = schema or postgres_schema()
         if self.schema:
             extra_args = ("--database", self.schema[1], *extra_args)
         self.port = free_port()
