@@ -1,9 +1,10 @@
 import CirrusModel
 
-/// Turns one export file into records: JSON Lines read line by line (a line over ``lineLimit`` is a reported
-/// failure), or a whole JSON document (an array, or `{"results":[…]}`), parsed at once up to ``documentLimit``
-/// bytes. `.jsonl` files are read as lines; `.json` files as one document, or as lines when they are not one.
-/// In a whole document, "line" numbers the elements (1 = the first element).
+/// Turns one export file into records, in constant memory: JSON Lines read line by line (a line over ``lineLimit``
+/// is a reported failure), or the elements of a JSON array or `{"results":[…]}` document streamed one by one
+/// (``JSONElementStream``; an element over ``lineLimit`` is a reported failure). `.jsonl` files are read as lines;
+/// `.json` files as such a document, or as lines when they are not one. In a document, "line" numbers the elements
+/// (1 = the first). ``documentLimit`` bounds the one file read whole, `_schema.json`.
 struct RecordReader {
     enum Record {
         case object([String: JSON], line: Int)
@@ -14,22 +15,34 @@ struct RecordReader {
     static let documentLimit = 256 << 20
 
     var lineLimit = Self.lineLimit
-    var documentLimit = Self.documentLimit
 
     /// Reads the records of `name` after line `after`, handing each to `body`.
     func read(_ source: any ByteSource, name: String, after: Int, _ body: (Record) async throws -> Void) async throws {
-        if name.lowercased().hasSuffix(".json") {
-            let bytes = try readAll(source, limit: documentLimit, name: name)
-            if let elements = Self.elements(of: bytes) {
-                for (index, element) in elements.enumerated() where index + 1 > after {
-                    try await body(Self.record(element, line: index + 1))
-                }
-                return
-            }
-            try await readLines(LineReader(InMemorySource(bytes), limit: lineLimit), after: after, body)
+        guard name.lowercased().hasSuffix(".json") else {
+            try await readLines(LineReader(source, limit: lineLimit), after: after, body)
             return
         }
-        try await readLines(LineReader(source, limit: lineLimit), after: after, body)
+        let replaying = ReplayingSource(source)
+        guard let stream = try JSONElementStream.open(replaying, limit: lineLimit) else {
+            try await readLines(LineReader(replaying, limit: lineLimit), after: after, body)
+            return
+        }
+        while let item = try stream.next() {
+            switch item {
+            case .element(let bytes, let index) where index > after:
+                do {
+                    try await body(Self.record(try JSONParser.parse(bytes), line: index))
+                } catch let error as JSONParser.SyntaxError {
+                    try await body(.failure(line: index, reason: "Invalid JSON: \(error)."))
+                }
+            case .tooLarge(let index) where index > after:
+                try await body(.failure(line: index, reason: "The element is larger than \(lineLimit >> 20) MiB."))
+            case .malformed(let index, let reason) where index > after:
+                try await body(.failure(line: index, reason: reason))
+            default:
+                continue
+            }
+        }
     }
 
     private func readLines(_ lines: LineReader, after: Int, _ body: (Record) async throws -> Void) async throws {

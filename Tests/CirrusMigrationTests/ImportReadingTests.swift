@@ -37,9 +37,13 @@ struct ImportReadingTests {
         #expect(seen == ["1:{\"a\":1}", "2:too long", "3:{\"b\":2}", "4:{\"c\":3}"])
     }
 
-    @Test("a JSON array, {\"results\":[…]} and JSON Lines in a .json file all give their objects")
+    @Test("a JSON array, {\"results\":[…]} (pretty-printed too) and JSON Lines in a .json file all give their objects")
     func shapes() async throws {
-        let shapes = ["[{\"a\":1},{\"a\":2}]", "{\"results\":[{\"a\":1},{\"a\":2}]}", "{\"a\":1}\n{\"a\":2}\n"]
+        let shapes = [
+            "[{\"a\":1},{\"a\":2}]", "{\"results\":[{\"a\":1},{\"a\":2}]}", "{\"a\":1}\n{\"a\":2}\n",
+            "\u{FEFF}{\n  \"results\" : [\n    {\"a\": 1, \"s\": \"],}\\\"{[\"},\n    {\"a\": 2, \"n\": [1, {\"x\": []}]}\n  ],\n  \"count\": 2\n}\n",
+            "[ {\"a\":1} , {\"a\":2} ]",
+        ]
         for shape in shapes {
             var values: [JSON] = []
             try await RecordReader().read(InMemorySource(Array(shape.utf8)), name: "X.json", after: 0) { record in
@@ -47,6 +51,25 @@ struct ImportReadingTests {
             }
             #expect(values == [.int(1), .int(2)], "\(shape)")
         }
+    }
+
+    @Test("array elements are streamed one by one: bad and oversized elements are reported by position, the others read")
+    func streamedElements() async throws {
+        let text = "[{\"a\":1}, {\"a\":tru}, 7, {\"big\":\"" + String(repeating: "x", count: 300) + "\"}, {\"a\":5}, {\"a\":6"
+        var seen: [String] = []
+        let reader = RecordReader(lineLimit: 100)
+        try await reader.read(InMemorySource(Array(text.utf8)), name: "X.json", after: 0) { record in
+            switch record {
+            case .object(let members, let line): seen.append("\(line):\(members["a"].map(JSONWriter.string) ?? "-")")
+            case .failure(let line, _): seen.append("\(line):failed")
+            }
+        }
+        #expect(seen == ["1:1", "2:failed", "3:failed", "4:failed", "5:5", "6:failed"])
+        var resumed: [Int] = []
+        try await reader.read(InMemorySource(Array(text.utf8)), name: "X.json", after: 4) { record in
+            if case .object(_, let line) = record { resumed.append(line) }
+        }
+        #expect(resumed == [5])
     }
 
     @Test("a tar.gz made by tar is read member by member, long names included")
