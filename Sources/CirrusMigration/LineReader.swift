@@ -46,7 +46,8 @@ final class LineReader {
             }
             compact()
             scanFrom = buffer.count
-            let chunk = try source.read(max: 1 << 20)
+            // Small reads keep the progress (bytes read) close to the lines handed out.
+            let chunk = try source.read(max: 64 * 1024)
             if chunk.isEmpty { ended = true } else { buffer.append(contentsOf: chunk) }
         }
     }

@@ -72,8 +72,8 @@ struct ImportCommand: AsyncParsableCommand {
             temporary = folder
         }
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        let carrier = dryRun ? nil : try makeCarrier(configuration, journal: Self.journalPath(forState: statePath))
         let storage = try await CirrusServer.openStore(configuration)
-        let carrier = try makeCarrier(configuration)
         var options = ImportOptions(
             source: MigrationSource(rawValue: from)!, path: path, statePath: dryRun ? nil : statePath, reportPath: reportPath,
             batchSize: batchSize, dryRun: dryRun, showProgress: !quiet
@@ -102,9 +102,20 @@ struct ImportCommand: AsyncParsableCommand {
         (statePath.hasSuffix(".state") ? String(statePath.dropLast(".state".count)) : statePath) + ".report.jsonl"
     }
 
-    /// What copies file contents (`--files`, `--download-files`).
-    private func makeCarrier(_ configuration: ServerConfiguration) throws -> (any FileContentCarrier)? {
+    /// The journal of the file contents carried, beside the state file.
+    static func journalPath(forState statePath: String) -> String {
+        (statePath.hasSuffix(".state") ? String(statePath.dropLast(".state".count)) : statePath) + ".files.journal"
+    }
+
+    /// What copies file contents (`--files`, `--download-files`) into the storage `serve` uses; `journal` records the
+    /// keys done, so a re-run does not copy them again.
+    private func makeCarrier(_ configuration: ServerConfiguration, journal: String) throws -> (any FileContentCarrier)? {
         guard files != nil || downloadFiles else { return nil }
+        // With the carry helper's FileCarrier merged:
+        // return try FileCarrier(
+        //     storage: try CirrusServer.openFileStorage(configuration), directory: files.map { URL(fileURLWithPath: $0) },
+        //     download: downloadFiles, journal: URL(fileURLWithPath: journal), maximumSize: configuration.maximumFileSize
+        // )
         throw ValidationError("--files and --download-files need the file carrier, which this build does not have yet.")
     }
 }

@@ -66,3 +66,41 @@ struct ImportCommandTests {
         }
     }
 }
+
+@Suite("cirrus import: reports and dry runs")
+struct ImportCommandReportTests {
+    @Test("a bad line makes cirrus import exit with 2 and is listed in the default report beside the default state file")
+    func failuresExitWithTwo() async throws {
+        try await Sandbox.with { sandbox in
+            let export = sandbox.path("export")
+            try FileManager.default.createDirectory(atPath: export, withIntermediateDirectories: true)
+            try Data("{\"objectId\":\"a1\",\"n\":1}\n{broken\n{\"objectId\":\"a2\",\"n\":2}\n".utf8).write(to: URL(fileURLWithPath: export + "/Thing.jsonl"))
+            let run = try sandbox.launch(["import", "--from", "leancloud", export, "--data-dir", sandbox.dataDirectory])
+            #expect(try await run.waitForExit() == .exited(2))
+            #expect(run.output.contains("Thing"))
+            let imports = sandbox.path("data/imports")
+            let names = try FileManager.default.contentsOfDirectory(atPath: imports)
+            let report = try #require(names.first { $0.hasSuffix(".report.jsonl") })
+            #expect(names.contains { $0.hasSuffix(".state") })
+            let lines = try String(contentsOfFile: imports + "/" + report, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 1)
+            let failure = try JSONParser.parse(String(lines[0]))
+            #expect(failure["file"] == "Thing.jsonl" && failure["line"] == 2 && failure["class"] == "Thing")
+        }
+    }
+
+    @Test("cirrus import --dry-run on a new data directory validates, prints the summary and creates nothing")
+    func dryRunCreatesNothing() async throws {
+        try await Sandbox.with { sandbox in
+            let export = sandbox.path("export")
+            try FileManager.default.createDirectory(atPath: export, withIntermediateDirectories: true)
+            try Data("{\"objectId\":\"a1\",\"n\":1}\n{\"objectId\":\"a2\",\"n\":\"two\"}\n".utf8).write(to: URL(fileURLWithPath: export + "/Thing.jsonl"))
+            let run = try sandbox.launch(["import", "--from", "leancloud", export, "--data-dir", sandbox.dataDirectory, "--dry-run", "--quiet"])
+            #expect(try await run.waitForExit() == .exited(2))
+            #expect(run.output.contains("would import"))
+            let row = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("Thing ") }).split(separator: " ")
+            #expect(row[1] == "1" && row[3] == "1")
+            #expect(!FileManager.default.fileExists(atPath: sandbox.dataDirectory))
+        }
+    }
+}
