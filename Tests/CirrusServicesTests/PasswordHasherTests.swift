@@ -35,6 +35,22 @@ struct PasswordHasherTests {
         #expect(Self.hasher.verify("password", against: .leanCloud(hash: hash, salt: salt + "x")) == .mismatch)
     }
 
+    @Test("a bcrypt string is kept as-is in the store, matches its password and asks to be rehashed")
+    func bcryptStoredForm() throws {
+        let text = "$2b$04$abcdefghijklmnopqrstuuMCu.k1vM/ywQwiONaEn3oEMlZoCVBd6"
+        let stored = try #require(StoredPassword(storedForm: text))
+        #expect(stored == .bcrypt(text))
+        #expect(stored.storedForm == text)
+        #expect(Self.hasher.verify(String(repeating: "a", count: 71), against: stored) == .match(needsRehash: true))
+        #expect(Self.hasher.verify(String(repeating: "a", count: 70), against: stored) == .mismatch)
+        for other in ["$2y$", "$2a$"] {
+            let variant = other + text.dropFirst(4)
+            #expect(StoredPassword(storedForm: variant) == .bcrypt(variant))
+        }
+        #expect(StoredPassword(storedForm: "$2b$04$short") == nil)
+        #expect(StoredPassword(storedForm: "$2x$" + text.dropFirst(4)) == nil)
+    }
+
     @Test("users without a password hash (SMS sign-ups) never match")
     func emptyLegacyHash() {
         #expect(Self.hasher.verify("", against: .leanCloud(hash: "", salt: "")) == .mismatch)

@@ -9,6 +9,9 @@ public enum StoredPassword: Sendable, Hashable {
     /// A LeanCloud export: `base64(SHA-512^513(salt ‖ password))` and its salt, kept so that imported users log in
     /// with their old passwords; upgraded to scrypt on the first successful log-in.
     case leanCloud(hash: String, salt: String)
+    /// A bcrypt modular string (`$2a$`, `$2b$` or `$2y$`) as Parse Server and LeanCloud imports carry it, kept as-is;
+    /// upgraded to scrypt on the first successful log-in.
+    case bcrypt(String)
 }
 
 /// What checking a password found.
@@ -66,6 +69,8 @@ public struct PasswordHasher: Sendable {
                 Self.constantTimeEqual(Self.leanCloudDigest(password, salt: salt), Array(expected))
             else { return .mismatch }
             return .match(needsRehash: true)
+        case .bcrypt(let text):
+            return BCrypt.verify(password, against: text) ? .match(needsRehash: true) : .mismatch
         }
     }
 

@@ -1,9 +1,15 @@
 extension StoredPassword {
-    /// Reads the text kept in the store: Cirrus's `$scrypt$…`, or `$leancloud$<salt>$<hash>` for an imported
-    /// LeanCloud hash. `nil` for anything else (such a password never matches).
+    /// Reads the text kept in the store: Cirrus's `$scrypt$…`, `$leancloud$<salt>$<hash>` for an imported
+    /// LeanCloud hash, or a well-formed bcrypt string (`$2a$`, `$2b$`, `$2y$`, cost 4 to 31). `nil` for anything
+    /// else (such a password never matches).
     public init?(storedForm text: String) {
         if text.hasPrefix("$scrypt$") {
             self = .scrypt(text)
+            return
+        }
+        if text.hasPrefix("$2") {
+            guard BCrypt.Hash(text) != nil else { return nil }
+            self = .bcrypt(text)
             return
         }
         let parts = text.split(separator: "$", omittingEmptySubsequences: false)
@@ -16,6 +22,7 @@ extension StoredPassword {
         switch self {
         case .scrypt(let text): text
         case .leanCloud(let hash, let salt): "$leancloud$\(salt)$\(hash)"
+        case .bcrypt(let text): text
         }
     }
 }
