@@ -1,5 +1,5 @@
 /// The MIME type of a file from its name, for clients that send none (the LeanCloud Python SDK sends `null`).
-enum MIMETypes {
+package enum MIMETypes {
     static let byExtension: [String: String] = [
         "txt": "text/plain", "text": "text/plain", "html": "text/html", "htm": "text/html", "css": "text/css", "csv": "text/csv",
         "js": "application/javascript", "json": "application/json", "xml": "application/xml", "pdf": "application/pdf",
@@ -18,7 +18,7 @@ enum MIMETypes {
 
     /// The given type when it is a plausible `type/subtype`, else the type of the name's extension, else
     /// `application/octet-stream`.
-    static func type(given: String?, name: String) -> String {
+    package static func type(given: String?, name: String) -> String {
         if let given, given.contains("/"), !given.contains(where: { $0.isWhitespace || $0.isNewline }) { return given }
         return FileNaming.fileExtension(name).flatMap { byExtension[$0] } ?? fallback
     }
