@@ -125,11 +125,16 @@ struct FileCarrierTests {
         #expect(outcome == .failed("big is 2000 bytes, more than the limit of 1024"))
     }
 
-    @Test("downloads: 200 is copied, a redirect followed, 404 and oversized bodies fail, a redirect loop, a silent server and other schemes fail")
-    func downloads() async throws {
+    @Test(
+        "downloads: 200 is copied, a redirect followed, 404 and oversized bodies fail, a redirect loop, a silent server and other schemes fail",
+        arguments: [true, false]
+    )
+    func downloads(clientFollowsRedirects: Bool) async throws {
         let fixture = try CarrierFixture()
         defer { fixture.root.remove() }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = clientFollowsRedirects ? .follow(max: 5, allowCycles: false) : .disallow
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             try await LoopbackFileServer.with { server in
                 let carrier = try fixture.carrier(directory: false, download: true, client: client)
