@@ -20,7 +20,8 @@ struct FileDownloader: Sendable {
     /// The content at `url`.
     /// - Throws: ``Failure`` with a reason naming the URL.
     func download(_ url: String) async throws -> [UInt8] {
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        let (seconds, attoseconds) = timeout.components
+        let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         do {
             return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
                 group.addTask { try await self.follow(url, deadline: deadline) }
