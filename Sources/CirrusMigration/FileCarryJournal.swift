@@ -15,6 +15,7 @@ actor FileCarryJournal {
         self.url = url
         let manager = FileManager.default
         if !manager.fileExists(atPath: url.path) {
+            try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard manager.createFile(atPath: url.path, contents: nil) else {
                 throw Failure(message: "cannot create the file journal \(url.path)")
             }

@@ -175,7 +175,9 @@ extension ImportRun {
         case .copied: summary.filesCopied += 1
         case .failed(let reason):
             summary.fileFailures += 1
-            report.failure(file: batch.entry.name, line: insert.line, className: "_File", objectId: id, reason: "File content: \(reason)")
+            report.failure(
+                file: batch.entry.name, line: insert.line, className: "_File", objectId: id, reason: "File content of \(file.sourceKey): \(reason)"
+            )
         case .alreadyPresent, .notRequested: break
         }
     }

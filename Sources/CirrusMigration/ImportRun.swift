@@ -46,10 +46,10 @@ final class ImportRun {
     func run() async throws -> ImportSummary {
         let input = try ImportInput(path: options.path)
         let entries = try input.entries()
-        progress.totalBytes = entries.filter { state.files[$0.name]?.finished != true }.reduce(0) { $0 + $1.size }
+        progress.totalBytes = entries.filter { Self.rereads($0) || state.files[$0.name]?.finished != true }.reduce(0) { $0 + $1.size }
         var pending: [ImportInput.Entry] = []
         for entry in entries {
-            if let done = state.files[entry.name], done.finished {
+            if !Self.rereads(entry), let done = state.files[entry.name], done.finished {
                 summary.resumedLines += done.line
                 summary.count(entry.kind.summaryClass) { $0.skipped += done.records }
             } else {
@@ -63,8 +63,16 @@ final class ImportRun {
         return summary
     }
 
+    /// `_File` rows are read again on every run, resumed or not: their rows already stored are skipped, but the
+    /// file values of later classes are linked through them, and a content that could not be copied (a file missing
+    /// from `--files`, a download that failed) is tried again; the carrier's journal skips contents already copied.
+    static func rereads(_ entry: ImportInput.Entry) -> Bool {
+        if case .objects(className: "_File") = entry.kind { true } else { false }
+    }
+
     private func importFile(_ entry: ImportInput.Entry, _ source: any ByteSource) async throws {
-        let start = state.files[entry.name] ?? ImportState.FileProgress(line: 0, finished: false)
+        let start = Self.rereads(entry)
+            ? ImportState.FileProgress(line: 0, finished: false) : state.files[entry.name] ?? ImportState.FileProgress(line: 0, finished: false)
         summary.resumedLines += start.line
         let batch = PendingBatch(entry: entry, line: start.line, records: start.records)
         if case .schema = entry.kind {

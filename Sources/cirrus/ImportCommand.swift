@@ -111,11 +111,9 @@ struct ImportCommand: AsyncParsableCommand {
     /// keys done, so a re-run does not copy them again.
     private func makeCarrier(_ configuration: ServerConfiguration, journal: String) throws -> (any FileContentCarrier)? {
         guard files != nil || downloadFiles else { return nil }
-        // With the carry helper's FileCarrier merged:
-        // return try FileCarrier(
-        //     storage: try CirrusServer.openFileStorage(configuration), directory: files.map { URL(fileURLWithPath: $0) },
-        //     download: downloadFiles, journal: URL(fileURLWithPath: journal), maximumSize: configuration.maximumFileSize
-        // )
-        throw ValidationError("--files and --download-files need the file carrier, which this build does not have yet.")
+        return try FileCarrier(
+            storage: try CirrusServer.openFileStorage(configuration), directory: files.map { URL(fileURLWithPath: $0) },
+            download: downloadFiles, journal: URL(fileURLWithPath: journal), maximumSize: configuration.maximumFileSize
+        )
     }
 }
