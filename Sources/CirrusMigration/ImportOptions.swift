@@ -17,6 +17,9 @@ public struct ImportOptions: Sendable {
     public var fileURLBase: String?
     /// The name of the file storage the server uses (the `provider` of its `_File` rows).
     public var fileProvider: String?
+    /// The old app's file domain (`https://files.example.com`): a `_File` row without a URL (LeanCloud's scan API
+    /// leaves it out for internal files) is downloaded from the domain followed by its key.
+    public var fileDomain: String?
 
     public init(
         source: MigrationSource, path: String, statePath: String? = nil, reportPath: String? = nil, batchSize: Int = 300,

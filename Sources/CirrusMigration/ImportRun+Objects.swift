@@ -167,7 +167,8 @@ extension ImportRun {
         guard let carrier, !options.dryRun else { return }
         let outcome: FileCarryOutcome
         do {
-            outcome = try await carrier.carry(key: file.storageKey, sourceKey: file.sourceKey, url: file.url, name: file.name)
+            let url = file.url ?? options.fileDomain.map { $0 + "/" + file.sourceKey }
+            outcome = try await carrier.carry(key: file.storageKey, sourceKey: file.sourceKey, url: url, name: file.name)
         } catch {
             outcome = .failed("\(error)")
         }

@@ -27,11 +27,16 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @OptionGroup(title: "File storage (as for serve: contents go where the server reads them)") var fileStorage: FileOptions
+
     @Option(help: "Folder holding file contents by key (an export's files/ folder), copied into the file storage.")
     var files: String?
 
     @Flag(help: "Download file contents from their old URLs into the file storage.")
     var downloadFiles = false
+
+    @Option(help: "The old app's file domain (https://…): files without a URL are downloaded from it followed by their key.")
+    var fileDomain: String?
 
     @Option(help: "The server's public base URL (CIRRUS_PUBLIC_URL), to recognise file URLs that point at it.")
     var publicUrl: String?
@@ -54,6 +59,12 @@ struct ImportCommand: AsyncParsableCommand {
     func validate() throws {
         guard MigrationSource(rawValue: from) != nil else { throw ValidationError("--from must be leancloud, parse or bmob.") }
         guard batchSize > 0 else { throw ValidationError("--batch-size must be positive.") }
+        if let fileDomain {
+            guard downloadFiles else { throw ValidationError("--file-domain needs --download-files.") }
+            guard let url = URL(string: fileDomain), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("--file-domain must be an http or https URL, such as https://files.example.com.")
+            }
+        }
     }
 
     func run() async throws {
@@ -62,6 +73,7 @@ struct ImportCommand: AsyncParsableCommand {
         let (dataDirectory, databaseURL) = store.resolve(environment: environment)
         configuration.dataDirectory = dataDirectory ?? configuration.dataDirectory
         configuration.databaseURL = databaseURL
+        try fileStorage.apply(EnvironmentValues(environment: environment), to: &configuration)
         let statePath = state ?? Importer.defaultStatePath(dataDirectory: configuration.dataDirectory, source: path)
         let reportPath = report ?? (dryRun ? nil : Self.reportPath(forState: statePath))
         var temporary: String?
@@ -82,6 +94,7 @@ struct ImportCommand: AsyncParsableCommand {
             options.fileURLBase = publicURL + "/files"
         }
         options.fileProvider = try? CirrusServer.openFileStorage(configuration).name
+        options.fileDomain = fileDomain.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let summary: ImportSummary
         do {
             summary = try await Importer(store: storage, options: options, carrier: carrier).run()

@@ -48,4 +48,17 @@ struct ImportFilesCommandTests {
             #expect(try await server.stop() == .exited(0))
         }
     }
+
+    @Test("--file-domain without --download-files, or not an http(s) URL, is refused before anything is read", arguments: [
+        (["--file-domain", "https://files.example.com"], "needs --download-files"),
+        (["--download-files", "--file-domain", "ftp://files.example.com"], "must be an http or https URL"),
+    ])
+    func fileDomainValidation(_ extra: [String], _ message: String) async throws {
+        try await Sandbox.with { sandbox in
+            let run = try sandbox.launch(["import", "--from", "leancloud", sandbox.path("nowhere"), "--data-dir", sandbox.dataDirectory] + extra)
+            #expect(try await run.waitForExit() == .exited(64))
+            #expect(run.output.contains(message), "\(run.output)")
+            #expect(!FileManager.default.fileExists(atPath: sandbox.dataDirectory))
+        }
+    }
 }
