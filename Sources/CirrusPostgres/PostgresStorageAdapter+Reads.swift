@@ -65,6 +65,18 @@ extension PostgresStorageAdapter {
         }
     }
 
+    public func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember] {
+        let statement = RegistryStatements(dialect: dialect).allMembers(
+            owner: ownerClass, field: field, after: after.map { ($0.owningId, $0.relatedId) }, limit: limit
+        )
+        return try await read { connection in
+            try await self.rows(connection, statement).compactMap { row in
+                guard let owner = row[0].text, let related = row[1].text else { return nil }
+                return RelationMember(owningId: owner, relatedId: related)
+            }
+        }
+    }
+
     /// The compiler for a query's condition, knowing the tables and schemas of the classes its sub-queries read.
     func compiler(for query: StorageQuery, _ connection: PostgresConnection) async throws -> ConditionCompiler {
         var tables = ClassTables()

@@ -49,6 +49,17 @@ extension SQLiteStorageAdapter {
     }
 }
 
+extension SQLiteStorageAdapter {
+    public func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember] {
+        let statement = RegistryStatements(dialect: dialect).allMembers(
+            owner: ownerClass, field: field, after: after.map { ($0.owningId, $0.relatedId) }, limit: limit
+        )
+        return try await pool.read { db in
+            try self.rows(db, statement).map { RelationMember(owningId: $0[0], relatedId: $0[1]) }
+        }
+    }
+}
+
 extension Row {
     /// The row's values in column order.
     var sqlValues: [SQLValue] {

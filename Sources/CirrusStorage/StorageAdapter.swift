@@ -83,6 +83,12 @@ public protocol StorageAdapter: Sendable {
     /// The members of an object's relation field.
     func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer]
 
+    /// One page of the members of a relation field across every object of `ownerClass`, ordered by owning
+    /// objectId then related objectId, after the pair `after` (the last of the previous page; `nil` for the
+    /// first page), at most `limit`. Keyset pagination over the join table's key, for exports: one indexed range
+    /// per page, however many objects the class holds.
+    func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember]
+
     /// Releases connections.
     func close() async throws
 

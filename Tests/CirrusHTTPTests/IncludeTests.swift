@@ -214,6 +214,9 @@ final class CountingStore: StorageAdapter {
     func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer] {
         try await base.relationTargets(className: className, objectId: objectId, field: field)
     }
+    func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember] {
+        try await base.relationMembers(ownerClass: ownerClass, field: field, after: after, limit: limit)
+    }
     func account(userId: String) async throws -> StoredAccount? { try await base.account(userId: userId) }
     func session(token: String) async throws -> StoredSession? { try await base.session(token: token) }
     func sessions(userId: String) async throws -> [StoredSession] { try await base.sessions(userId: userId) }

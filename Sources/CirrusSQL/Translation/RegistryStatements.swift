@@ -84,4 +84,16 @@ public struct RegistryStatements: Sendable {
         "SELECT \"target_class\", \"target_id\" FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(owner)) "
             + "AND \"field\" = \(bind: .text(field)) AND \"owner_id\" = \(bind: .text(objectId)) ORDER BY \"target_id\""
     }
+
+    /// One page of every member of a class's relation field, ordered by owner then target (the primary key's order,
+    /// so each page is one index range), after the pair `after` of the previous page. Columns: owner_id, target_id.
+    public func allMembers(owner: String, field: String, after: (owningId: String, relatedId: String)?, limit: Int) -> SQLFragment {
+        var statement: SQLFragment = "SELECT \"owner_id\", \"target_id\" FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(owner)) "
+            + "AND \"field\" = \(bind: .text(field))"
+        if let after {
+            statement = statement + " AND (\"owner_id\" > \(bind: .text(after.owningId)) OR (\"owner_id\" = \(bind: .text(after.owningId)) "
+                + "AND \"target_id\" > \(bind: .text(after.relatedId))))"
+        }
+        return statement + " ORDER BY \"owner_id\", \"target_id\" LIMIT \(bind: .int(Int64(max(limit, 0))))"
+    }
 }
