@@ -4,7 +4,7 @@ import Foundation
 
 /// The authorisation an upload URL carries, since the SDK's `PUT` has no other: the file's objectId and an expiry,
 /// signed with HMAC-SHA256 under a key derived from the master key. `<objectId>.<expiry ms>.<signature base64url>`.
-struct UploadToken {
+package struct UploadToken {
     let fileId: String
     let expiresAt: Timestamp
 
@@ -22,7 +22,7 @@ struct UploadToken {
         return UploadToken(fileId: parts[0], expiresAt: Timestamp(millisecondsSince1970: expiry))
     }
 
-    static func signature(_ payload: String, key: [UInt8]) -> String {
+    package static func signature(_ payload: String, key: [UInt8]) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Array(payload.utf8), using: SymmetricKey(data: key))
         return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

@@ -108,7 +108,7 @@ public struct PasswordHasher: Sendable {
     }
 
     /// Compares without stopping at the first difference, so timing does not tell how much of a guess was right.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }

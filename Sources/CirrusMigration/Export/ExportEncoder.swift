@@ -1,0 +1,87 @@
+public import CirrusModel
+public import CirrusStorage
+
+/// Writes stored objects as export lines: LeanCloud's REST encoding, as the LeanCloud dialect returns objects with
+/// the master key (stored documents already use it: files as `{"__type":"File","id"}`, dates, pointers, bytes and
+/// geo points as stored), plus the built-in keys, Relation descriptors and an `ACL` always present.
+public enum ExportEncoder {
+    /// One object; `nil` ACLs (public read and write) are written as `{"*":{"read":true,"write":true}}`.
+    public static func encode(_ object: StoredObject, relationFields: [String: String]) -> [String: JSON] {
+        var members = object.fields
+        for (field, target) in relationFields where members[field] == nil {
+            members[field] = ["__type": "Relation", "className": .string(target)]
+        }
+        members["objectId"] = .string(object.objectId)
+        members["createdAt"] = .string(object.createdAt.iso8601)
+        members["updatedAt"] = .string(object.updatedAt.iso8601)
+        members["ACL"] = object.acl ?? ACL.publicReadWrite.wire
+        return members
+    }
+
+    /// The relation fields of a class and their target classes; a role's `users` and `roles` even when unrecorded.
+    public static func relationFields(of schema: ClassSchema) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, target) in schema.relationFields { fields[name] = target }
+        if schema.className == "_Role" {
+            if fields["users"] == nil { fields["users"] = "_User" }
+            if fields["roles"] == nil { fields["roles"] = "_Role" }
+        }
+        return fields
+    }
+
+    /// The columns a `_User` line carries for its stored password: `password` + `salt` for LeanCloud's SHA-512 form,
+    /// `bcryptPassword` for bcrypt, `scryptPassword` for Cirrus's own. Nothing for no password or an unknown form.
+    public static func passwordColumns(_ stored: String?) -> [String: JSON] {
+        guard let stored else { return [:] }
+        if stored.hasPrefix("$scrypt$") { return ["scryptPassword": .string(stored)] }
+        if stored.hasPrefix("$2a$") || stored.hasPrefix("$2b$") || stored.hasPrefix("$2y$") { return ["bcryptPassword": .string(stored)] }
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        if parts.count == 4, parts[0].isEmpty, parts[1] == "leancloud" {
+            return ["password": .string(String(parts[3])), "salt": .string(String(parts[2]))]
+        }
+        return [:]
+    }
+
+    /// A revocable session as a `_Session` line.
+    public static func session(_ session: StoredSession) -> [String: JSON] {
+        [
+            "objectId": .string(session.sessionId),
+            "sessionToken": .string(session.token),
+            "user": Pointer(className: "_User", objectId: session.userId).wire,
+            "expiresAt": session.expiresAt.map { Value.date($0).wire } ?? .null,
+            "installationId": session.installationId.map(JSON.string) ?? .null,
+            "createdWith": session.createdWith ?? .null,
+            "createdAt": .string(session.createdAt.iso8601),
+            "updatedAt": .string(session.createdAt.iso8601),
+        ]
+    }
+
+    /// A class as LeanCloud's `GET /1.1/schemas/<Class>?full=1` describes it: `className`, `fields` (built-in ones
+    /// included; Pointer and Relation with their target as `className` and `targetClass`, column flags),
+    /// `classLevelPermissions` in LeanCloud's form, `defaultACL` if set and `indexes`.
+    public static func schema(_ schema: ClassSchema) -> JSON {
+        var all = ClassSchema.builtInFields
+        for (name, type) in schema.fields { all[name] = type }
+        if schema.className == "_Role" {
+            for (name, target) in relationFields(of: schema) where all[name] == nil { all[name] = .relation(targetClass: target) }
+        }
+        var fields: [String: JSON] = [:]
+        for (name, type) in all {
+            var entry: [String: JSON] = ["type": .string(type.name)]
+            if let target = type.targetClass {
+                entry["className"] = .string(target)
+                entry["targetClass"] = .string(target)
+            }
+            for (flag, value) in schema.fieldOptions(name).wire.objectValue ?? [:] { entry[flag] = value }
+            fields[name] = .object(entry)
+        }
+        var indexes: [String: JSON] = ["_id_": ["_id": 1]]
+        for (name, path) in schema.options.indexes { indexes[name] = .object([path.description: 1]) }
+        var members: [String: JSON] = [
+            "className": .string(schema.className), "fields": .object(fields),
+            "classLevelPermissions": schema.permissions.wire(.leancloud), "indexes": .object(indexes),
+        ]
+        if let acl = schema.options.defaultACL { members["defaultACL"] = acl.wire }
+        return .object(members)
+    }
+}
