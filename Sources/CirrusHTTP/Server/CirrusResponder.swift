@@ -20,6 +20,8 @@ public struct CirrusResponder: HTTPResponder {
     var pages: AccountPagesController? = nil
     /// The contents of uploaded files (`/files/<key>`), outside the API prefixes.
     var downloads: FileDownloads? = nil
+    /// The archives of finished exports (`/1.1/exportData/<id>/download`, signed URLs), streamed.
+    var exports: ExportDownloads? = nil
     /// A header a trusted proxy puts the client's address in (`X-Forwarded-For`, `X-Real-IP`); without it the
     /// client is the connection's peer.
     public var clientAddressHeader: String? {
@@ -38,6 +40,7 @@ public struct CirrusResponder: HTTPResponder {
         logger.debug("request started", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
         if let page = await pages?.respond(to: request, maximumBodySize: maximumBodySize) { return page }
         if let download = await downloads?.respond(to: request) { return download }
+        if let archive = await exports?.respond(to: request) { return archive }
         guard let path = DialectPath.resolve(request.uri.path, headers: request.headers) else {
             return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
         }

@@ -1,4 +1,5 @@
 public import CirrusServices
+import CirrusMigration
 import CirrusModel
 import Logging
 
@@ -27,15 +28,23 @@ public enum HTTPServices {
         FilesController(files: files, objects: objectsController).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
+        let messaging = objects.configuration.accounts.messaging
+        let exportJobs = ExportJobs(
+            store: objects.store, storage: files.storage, signingKey: files.settings.signingKey, publicURL: files.settings.publicURL,
+            mail: transports.mail, mailFrom: messaging.emailFrom, appName: messaging.appName, logger: logger
+        )
+        ExportDataController(jobs: exportJobs, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)
         CloudQueryController(cloudQuery: CloudQueryService(objects: objects)).register(on: &router)
         SchemaController(schemas: SchemaService(objects: objects)).register(on: &router)
         BatchController(objects: objectsController, users: users, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
-        return CirrusResponder(
+        var responder = CirrusResponder(
             router: router, authenticator: Authenticator(keys: keys), users: users, maximumBodySize: maximumBodySize,
             maximumUploadSize: files.settings.maximumSize, logger: logger,
             pages: AccountPagesController(verification: verification, logger: logger), downloads: FileDownloads(files: files)
         )
+        responder.exports = ExportDownloads(jobs: exportJobs)
+        return responder
     }
 }
 
