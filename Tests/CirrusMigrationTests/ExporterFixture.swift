@@ -39,6 +39,15 @@ struct ExporterFixture: Sendable {
         }
     }
 
+    /// ``withServer(_:_:)`` returning what `body` returns.
+    static func withServerResult<T: Sendable>(
+        _ store: ExportStore, _ body: @escaping @Sendable (TestClient, LocalFileStorage) async throws -> T
+    ) async throws -> T {
+        let box = ResultBox<T>()
+        try await withServer(store) { client, storage in box.value = try await body(client, storage) }
+        return try #require(box.value)
+    }
+
     /// Tags, two Things with every type and a relation, a file, users with the three password forms, a revocable
     /// session and class permissions.
     static func seed(_ client: TestClient, storage: LocalFileStorage) async throws -> ExporterFixture {
@@ -134,5 +143,15 @@ enum ExportFolder {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Carries a value out of a `@Sendable` closure run exactly once.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T?
+    var value: T? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
