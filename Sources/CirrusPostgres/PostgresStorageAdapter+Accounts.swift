@@ -27,6 +27,24 @@ extension PostgresStorageAdapter {
         return try await read { connection in try await self.rows(connection, statement).compactMap(Self.session) }
     }
 
+    public func passwords(userIds: [String]) async throws -> [String: String] {
+        guard !userIds.isEmpty else { return [:] }
+        let statement = AccountStatements(dialect: dialect).passwords(userIds: userIds)
+        return try await read { connection in
+            var passwords: [String: String] = [:]
+            for row in try await self.rows(connection, statement) {
+                if let id = row[0].text, let password = row[1].text { passwords[id] = password }
+            }
+            return passwords
+        }
+    }
+
+    public func sessions(userIds: [String]) async throws -> [StoredSession] {
+        guard !userIds.isEmpty else { return [] }
+        let statement = AccountStatements(dialect: dialect).sessions(userIds: userIds)
+        return try await read { connection in try await self.rows(connection, statement).compactMap(Self.session) }
+    }
+
     public func roleNames(userId: String) async throws -> [String] {
         try await read { connection in
             guard let roleTable = try await self.existingTable(for: "_Role", connection) else { return [] }

@@ -32,6 +32,24 @@ extension SQLiteStorageAdapter {
         return try await pool.read { db in try self.rows(db, statement).compactMap(Self.session) }
     }
 
+    public func passwords(userIds: [String]) async throws -> [String: String] {
+        guard !userIds.isEmpty else { return [:] }
+        let statement = AccountStatements(dialect: dialect).passwords(userIds: userIds)
+        return try await pool.read { db in
+            var passwords: [String: String] = [:]
+            for row in try self.rows(db, statement) {
+                if let id = row[0] as String?, let password = row[1] as String? { passwords[id] = password }
+            }
+            return passwords
+        }
+    }
+
+    public func sessions(userIds: [String]) async throws -> [StoredSession] {
+        guard !userIds.isEmpty else { return [] }
+        let statement = AccountStatements(dialect: dialect).sessions(userIds: userIds)
+        return try await pool.read { db in try self.rows(db, statement).compactMap(Self.session) }
+    }
+
     public func roleNames(userId: String) async throws -> [String] {
         try await pool.read { db in
             guard let roleTable = try self.existingTable(for: "_Role", db) else { return [] }

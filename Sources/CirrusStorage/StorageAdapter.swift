@@ -51,6 +51,13 @@ public protocol StorageAdapter: Sendable {
     /// Every session of a user, oldest first.
     func sessions(userId: String) async throws -> [StoredSession]
 
+    /// The stored passwords of these users, by user id; users without one are left out. One statement, for
+    /// exports reading users a page at a time.
+    func passwords(userIds: [String]) async throws -> [String: String]
+
+    /// Every session of these users, grouped by user id and oldest first; one statement.
+    func sessions(userIds: [String]) async throws -> [StoredSession]
+
     /// The names of the roles a user holds: the roles whose `users` relation lists the user, and, transitively,
     /// every role whose `roles` relation lists one of those. Computed in SQL.
     func roleNames(userId: String) async throws -> [String]

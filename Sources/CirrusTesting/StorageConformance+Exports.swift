@@ -7,6 +7,7 @@ extension StorageConformance {
         [
             StorageCheck("relation members of a whole class come in (owner, related) order, page by page after the last pair", relationMemberPages),
             StorageCheck("relation members of a missing class, field or after the last pair are an empty page", relationMembersEmpty),
+            StorageCheck("the passwords and sessions of several users are read at once, users without any left out", accountsInBulk),
         ]
     }
 
@@ -60,5 +61,35 @@ extension StorageConformance {
             [], "after the last pair"
         )
         try verifyEqual(try await driver.store.relationMembers(ownerClass: "Album", field: "tags", after: nil, limit: 0), [], "a limit of zero")
+    }
+
+    static func accountsInBulk(_ driver: StorageConformanceDriver) async throws {
+        func session(_ token: String, _ user: String, _ kind: StoredSession.Kind, at milliseconds: Int64) -> StoredSession {
+            StoredSession(
+                token: token, sessionId: "s-" + token, userId: user, kind: kind, createdAt: Timestamp(millisecondsSince1970: milliseconds),
+                expiresAt: kind == .stable ? nil : Timestamp(millisecondsSince1970: milliseconds + 1000), installationId: kind == .stable ? nil : "i1",
+                createdWith: kind == .stable ? nil : ["action": "login"]
+            )
+        }
+        let sessions = [
+            session("b-late", "u2", .revocable, at: 300), session("a-stable", "u1", .stable, at: 100), session("c-early", "u2", .revocable, at: 200),
+            session("d-other", "u3", .stable, at: 50),
+        ]
+        var writes: [WriteCommand] = [
+            .account(.setPassword(userId: "u1", password: "$scrypt$one")), .account(.setPassword(userId: "u2", password: "$2b$10$two")),
+            .account(.setPassword(userId: "u4", password: nil)), .account(.appendFailure(userId: "u5", at: Timestamp(millisecondsSince1970: 1))),
+        ]
+        writes += sessions.map { .account(.createSession($0)) }
+        for result in try await driver.store.perform(writes, atomically: true) { _ = try verifySuccess(result, "an account write") }
+        try verifyEqual(
+            try await driver.store.passwords(userIds: ["u1", "u2", "u3", "u4", "u5", "nobody"]), ["u1": "$scrypt$one", "u2": "$2b$10$two"],
+            "passwords of the users that have one"
+        )
+        try verifyEqual(try await driver.store.passwords(userIds: []), [:], "no users")
+        try verifyEqual(
+            try await driver.store.sessions(userIds: ["u2", "u1", "nobody"]), [sessions[1], sessions[2], sessions[0]],
+            "sessions by user, then oldest first, other users' left out"
+        )
+        try verifyEqual(try await driver.store.sessions(userIds: []), [], "no users")
     }
 }

@@ -214,6 +214,8 @@ final class CountingStore: StorageAdapter {
     func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer] {
         try await base.relationTargets(className: className, objectId: objectId, field: field)
     }
+    func passwords(userIds: [String]) async throws -> [String: String] { try await base.passwords(userIds: userIds) }
+    func sessions(userIds: [String]) async throws -> [StoredSession] { try await base.sessions(userIds: userIds) }
     func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember] {
         try await base.relationMembers(ownerClass: ownerClass, field: field, after: after, limit: limit)
     }

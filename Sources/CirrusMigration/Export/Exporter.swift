@@ -114,10 +114,11 @@ public struct Exporter: Sendable {
         var after: String?
         while true {
             let page = try await store.find(pageQuery(schema, after: after))
+            let accounts = sessions == nil ? nil : try await UserAccounts(store: store, userIds: page.map(\.objectId))
             for object in page {
                 var line = ExportEncoder.encode(object, relationFields: relations)
-                if let sessions {
-                    try await addAccount(of: object.objectId, to: &line, sessions: sessions)
+                if let sessions, let accounts {
+                    try accounts.add(object.objectId, to: &line, sessions: sessions)
                 }
                 if className == "_File" {
                     if line["url"] == nil, let base = options.fileURLBase, let key = line["key"]?.stringValue { line["url"] = .string(base + "/" + key) }
@@ -153,18 +154,6 @@ public struct Exporter: Sendable {
             className: schema.className, schema: schema, condition: .all(parts), order: [SortKey(path: FieldPath(field: "objectId"))],
             limit: options.pageSize, readers: nil
         )
-    }
-
-    /// A user's stored password (`password`+`salt`, `bcryptPassword` or `scryptPassword`) and stable session token
-    /// on its line; its revocable sessions as `_Session` lines. Two indexed reads per user.
-    private func addAccount(of userId: String, to line: inout [String: JSON], sessions writer: ExportFileWriter) async throws {
-        for (key, value) in ExportEncoder.passwordColumns(try await store.account(userId: userId)?.password) { line[key] = value }
-        for session in try await store.sessions(userId: userId) {
-            switch session.kind {
-            case .stable: line["sessionToken"] = .string(session.token)
-            case .revocable: try writer.writeLine(.object(ExportEncoder.session(session)))
-            }
-        }
     }
 
     /// `files/<key>`, read from the file storage in pieces; false when the storage has no such content.
@@ -203,5 +192,28 @@ public struct Exporter: Sendable {
         try writer.close()
         summary.joins[name] = writer.lines
         progress("\(name): \(writer.lines) members")
+    }
+}
+
+/// The stored passwords and sessions of one page of users, read in two statements.
+struct UserAccounts {
+    let passwords: [String: String]
+    let sessions: [String: [StoredSession]]
+
+    init(store: any StorageAdapter, userIds: [String]) async throws {
+        passwords = try await store.passwords(userIds: userIds)
+        sessions = Dictionary(grouping: try await store.sessions(userIds: userIds), by: \.userId)
+    }
+
+    /// A user's password columns (`password`+`salt`, `bcryptPassword` or `scryptPassword`) and stable session token on
+    /// its line; its revocable sessions as `_Session` lines.
+    func add(_ userId: String, to line: inout [String: JSON], sessions writer: ExportFileWriter) throws {
+        for (key, value) in ExportEncoder.passwordColumns(passwords[userId]) { line[key] = value }
+        for session in sessions[userId] ?? [] {
+            switch session.kind {
+            case .stable: line["sessionToken"] = .string(session.token)
+            case .revocable: try writer.writeLine(.object(ExportEncoder.session(session)))
+            }
+        }
     }
 }

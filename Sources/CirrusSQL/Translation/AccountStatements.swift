@@ -57,6 +57,20 @@ public struct AccountStatements: Sendable {
         "SELECT \(raw: Self.sessionColumns) FROM \(raw: sessions) WHERE \"token\" = \(bind: .text(token))"
     }
 
+    /// Columns: user_id, password; the users of `userIds` that have a password.
+    public func passwords(userIds: [String]) -> SQLFragment {
+        "SELECT \"user_id\", \"password\" FROM \(raw: credentials) WHERE \"password\" IS NOT NULL AND \"user_id\" IN (\(Self.list(userIds)))"
+    }
+
+    /// The sessions of several users, by user then oldest first; same columns as ``session(token:)``.
+    public func sessions(userIds: [String]) -> SQLFragment {
+        "SELECT \(raw: Self.sessionColumns) FROM \(raw: sessions) WHERE \"user_id\" IN (\(Self.list(userIds))) ORDER BY \"user_id\", \"created_at\", \"token\""
+    }
+
+    private static func list(_ ids: [String]) -> SQLFragment {
+        ids.isEmpty ? "NULL" : ids.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")
+    }
+
     /// The sessions of a user, oldest first; same columns as ``session(token:)``.
     public func sessions(userId: String) -> SQLFragment {
         "SELECT \(raw: Self.sessionColumns) FROM \(raw: sessions) WHERE \"user_id\" = \(bind: .text(userId)) ORDER BY \"created_at\", \"token\""
