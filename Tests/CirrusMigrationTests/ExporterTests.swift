@@ -213,4 +213,21 @@ struct ExportPartsTests {
         #expect(text.hasSuffix(" path=\(value)\n"))
         #expect(Int(text.prefix { $0 != " " }) == record.count)
     }
+
+    @Test("an entry of 8 GiB or more carries its size in a PAX record, a long name its path")
+    func paxHeaders() throws {
+        let collected = ResultBox<[UInt8]>()
+        collected.value = []
+        var tar = TarWriter { collected.value! += $0 }
+        let name = String(repeating: "n", count: 120)
+        try tar.beginFile(name: name, size: 9 * 1024 * 1024 * 1024, modified: Date(timeIntervalSince1970: 0))
+        let bytes = try #require(collected.value)
+        #expect(bytes.count == 3 * 512)
+        #expect(bytes[156] == UInt8(ascii: "x"))
+        let records = String(decoding: bytes[512..<1024].prefix { $0 != 0 }, as: UTF8.self)
+        #expect(records.contains(" path=\(name)\n"))
+        #expect(records.contains(" size=9663676416\n"))
+        #expect(bytes[1024 + 156] == UInt8(ascii: "0"))
+        #expect(String(decoding: bytes[(1024 + 124)..<(1024 + 135)], as: UTF8.self) == "00000000000")
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a POSIX ustar archive to a byte sink, one entry at a time, with PAX extended headers for names longer than
-/// 100 bytes (read by GNU tar, bsdtar and the importer alike). Contents stream through: an entry's size is given
+/// 100 bytes and sizes of 8 GiB and more (read by GNU tar, bsdtar and the importer alike). Contents stream through: an entry's size is given
 /// up front and its bytes follow in any number of pieces.
 struct TarWriter {
     /// Where archive bytes go (the gzip compressor).
@@ -17,13 +17,16 @@ struct TarWriter {
     mutating func beginFile(name: String, size: Int, modified: Date) throws {
         precondition(remaining == 0, "the previous entry is incomplete")
         let nameBytes = Array(name.utf8)
-        if nameBytes.count > 100 {
-            let record = Self.paxRecord(key: "path", value: name)
-            try emit(Self.header(name: Array("././@PaxHeader".utf8), size: record.count, modified: modified, type: "x")[...])
-            try emit(record[...])
-            try pad(record.count)
+        var records: [UInt8] = []
+        if nameBytes.count > 100 { records += Self.paxRecord(key: "path", value: name) }
+        if size > Self.largestUstarSize { records += Self.paxRecord(key: "size", value: String(size)) }
+        if !records.isEmpty {
+            try emit(Self.header(name: Array("././@PaxHeader".utf8), size: records.count, modified: modified, type: "x")[...])
+            try emit(records[...])
+            try pad(records.count)
         }
-        try emit(Self.header(name: Array(nameBytes.prefix(100)), size: size, modified: modified, type: "0")[...])
+        let headerSize = size > Self.largestUstarSize ? 0 : size
+        try emit(Self.header(name: Array(nameBytes.prefix(100)), size: headerSize, modified: modified, type: "0")[...])
         remaining = size
         written = 0
     }
@@ -36,6 +39,9 @@ struct TarWriter {
         written += bytes.count
         if remaining == 0 { try pad(written) }
     }
+
+    /// The largest size the header's 11 octal digits hold (8 GiB − 1); larger entries carry a PAX `size`.
+    static let largestUstarSize = 0o77777777777
 
     /// The two zero blocks that end an archive.
     mutating func finish() throws {
