@@ -120,6 +120,9 @@ struct ExportDataTests {
             for attempt in refused {
                 #expect(try await client.download(attempt).status == 403, "\(attempt)")
             }
+            for key in ["exports-\(id).tar.gz.0", "exports-\(id).done.json", "exports-\(id).json"] {
+                #expect(try await client.download("/files/\(key)").status == 404, "the file storage key \(key) is not served as a file")
+            }
         }
     }
 

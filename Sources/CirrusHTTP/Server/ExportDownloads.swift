@@ -26,11 +26,14 @@ struct ExportDownloads: Sendable {
         }
         do {
             guard let status = try await jobs.status(id: id), status.state == .done else { return Self.text(.notFound, "Not found\n") }
-            let headers: HTTPFields = [
+            var headers: HTTPFields = [
                 .contentType: "application/gzip", .contentDisposition: "attachment; filename=\"export-\(id).tar.gz\"",
-                .cacheControl: "private, no-store", .contentLength: String(status.size),
+                .cacheControl: "private, no-store",
             ]
-            if request.method == .head { return Response(status: .ok, headers: headers) }
+            if request.method == .head {
+                headers[.contentLength] = String(status.size)
+                return Response(status: .ok, headers: headers)
+            }
             let storage = jobs.storage
             let body = ResponseBody(contentLength: status.size) { writer in
                 for part in 0..<status.parts {

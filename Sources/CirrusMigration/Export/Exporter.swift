@@ -28,7 +28,9 @@ public struct Exporter: Sendable {
 
     /// Exports to `output`: a `.tar.gz`/`.tgz` archive, or else a folder, which must not exist or be empty.
     /// - Throws: ``ExportError/outputExists(_:)``, store and file errors; nothing is left at `output` on failure.
-    public func export(to output: String) async throws -> ExportSummary {
+    public func export(to path: String) async throws -> ExportSummary {
+        var output = path
+        while output.count > 1, output.hasSuffix("/") { output.removeLast() }
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: output, isDirectory: &isDirectory) {
