@@ -1,6 +1,7 @@
 import CirrusFileStorage
 import CirrusMigration
 import CirrusTesting
+@testable import CirrusServices
 import Foundation
 import Testing
 
@@ -16,6 +17,9 @@ struct ExportRoundTripTests {
             let fixture = try await ExporterFixture.seed(client, storage: storage)
             try await fixture.relate(fixture.things[0], [fixture.tags[1], fixture.tags[0]])
             try await fixture.relate(fixture.things[1], [fixture.tags[2]])
+            // A real LeanCloud hash of "pw-lean", to log in with after the round trip.
+            let digest = Data(PasswordHasher.leanCloudDigest("pw-lean", salt: "s4lt")).base64EncodedString()
+            _ = try await client.store.perform([.account(.setPassword(userId: fixture.users["lean"]!, password: "$leancloud$s4lt$\(digest)"))], atomically: false)[0].get()
             _ = try await Exporter(store: client.store, files: nil, options: ExportOptions(pageSize: 2)).export(to: first)
             var stored: [String: String] = [:]
             for (name, id) in fixture.users { stored[name] = try await client.store.account(userId: id)?.password }
@@ -54,6 +58,10 @@ struct ExportRoundTripTests {
             let login = try await client.send(.leancloud, .post, "/1.1/login", json: ["username": "scrypt", "password": "pw-scrypt"])
             #expect(login.status == 200, "\(login.bodyText)")
             #expect(login.json["sessionToken"] == passwords["stableToken"].map(JSON.string))
+            let lean = try await client.send(.leancloud, .post, "/1.1/login", json: ["username": "lean", "password": "pw-lean"])
+            #expect(lean.status == 200, "the LeanCloud hash still logs in: \(lean.bodyText)")
+            let wrong = try await client.send(.leancloud, .post, "/1.1/login", json: ["username": "lean", "password": "pw-other"])
+            #expect(wrong.status != 200)
             for token in [passwords["stableToken"] ?? "", "r:revocable1"] {
                 let me = try await client.send(.leancloud, .get, "/1.1/users/me", auth: .session(token))
                 #expect(me.json["username"] == "scrypt", "\(token): \(me.bodyText)")
