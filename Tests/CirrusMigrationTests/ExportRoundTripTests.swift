@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Export, import into a new store, export again")
 struct ExportRoundTripTests {
-    @Test("the second export is identical to the first (but for exportedAt); passwords, session tokens and revocable sessions still work", arguments: ExportStore.allCases)
+    @Test("the second export is identical to the first (but for exportedAt), file contents included; passwords, session tokens and revocable sessions still work", arguments: ExportStore.allCases)
     func roundTrip(store: ExportStore) async throws {
         let out = try TemporaryDirectory()
         defer { out.remove() }
@@ -20,25 +20,36 @@ struct ExportRoundTripTests {
             // A real LeanCloud hash of "pw-lean", to log in with after the round trip.
             let digest = Data(PasswordHasher.leanCloudDigest("pw-lean", salt: "s4lt")).base64EncodedString()
             _ = try await client.store.perform([.account(.setPassword(userId: fixture.users["lean"]!, password: "$leancloud$s4lt$\(digest)"))], atomically: false)[0].get()
-            _ = try await Exporter(store: client.store, files: nil, options: ExportOptions(pageSize: 2)).export(to: first)
+            _ = try await Exporter(store: client.store, files: storage, options: ExportOptions(includeFiles: true, pageSize: 2)).export(to: first)
             var stored: [String: String] = [:]
             for (name, id) in fixture.users { stored[name] = try await client.store.account(userId: id)?.password }
             stored["stableToken"] = fixture.stableToken
             return stored
         }
-        try await ExporterFixture.withServer(store) { client, _ in
+        try await ExporterFixture.withServer(store) { client, storage in
             let options = ImportOptions(source: .leancloud, path: first, statePath: out.path + "/state.json", reportPath: out.path + "/report.jsonl")
-            let summary = try await Importer(store: client.store, options: options).run()
+            let carrier = try FileCarrier(
+                storage: storage, directory: URL(fileURLWithPath: first + "/files"), download: false, journal: URL(fileURLWithPath: out.path + "/journal")
+            )
+            let summary = try await Importer(store: client.store, options: options, carrier: carrier).run()
             let report = (try? String(contentsOfFile: out.path + "/report.jsonl", encoding: .utf8)) ?? ""
             #expect(summary.totalFailed == 0, "\(report)")
-            _ = try await Exporter(store: client.store, files: nil, options: ExportOptions(pageSize: 3)).export(to: second)
+            #expect(summary.filesCopied == 1)
+            _ = try await Exporter(store: client.store, files: storage, options: ExportOptions(includeFiles: true, pageSize: 3)).export(to: second)
 
             let names = try ExportFolder.names(first)
             #expect(names == [
-                "Tag.jsonl", "Thing.jsonl", "_File.jsonl", "_Join:tags:Thing.jsonl", "_Session.jsonl", "_User.jsonl", "_schema.json", "manifest.json",
+                "Tag.jsonl", "Thing.jsonl", "_File.jsonl", "_Join:tags:Thing.jsonl", "_Session.jsonl", "_User.jsonl", "_schema.json", "files",
+                "manifest.json",
             ])
+            let contents = try ExportFolder.names(first + "/files")
+            #expect(contents.count == 1)
+            #expect(try ExportFolder.names(second + "/files") == contents)
+            for key in contents {
+                #expect(FileManager.default.contents(atPath: first + "/files/" + key) == FileManager.default.contents(atPath: second + "/files/" + key))
+            }
             #expect(try ExportFolder.names(second) == names)
-            for name in names where name != "manifest.json" {
+            for name in names where name != "manifest.json" && name != "files" {
                 let a = FileManager.default.contents(atPath: first + "/" + name)
                 let b = FileManager.default.contents(atPath: second + "/" + name)
                 #expect(a == b, "\(name) differs:\n\(String(decoding: a ?? Data(), as: UTF8.self))\n\(String(decoding: b ?? Data(), as: UTF8.self))")
