@@ -24,6 +24,7 @@ struct ExportRoundTripTests {
             var stored: [String: String] = [:]
             for (name, id) in fixture.users { stored[name] = try await client.store.account(userId: id)?.password }
             stored["stableToken"] = fixture.stableToken
+            stored["leanId"] = fixture.users["lean"]
             return stored
         }
         try await ExporterFixture.withServer(store) { client, storage in
@@ -39,8 +40,8 @@ struct ExportRoundTripTests {
 
             let names = try ExportFolder.names(first)
             #expect(names == [
-                "Tag.jsonl", "Thing.jsonl", "_File.jsonl", "_Join:tags:Thing.jsonl", "_Session.jsonl", "_User.jsonl", "_schema.json", "files",
-                "manifest.json",
+                "Tag.jsonl", "Thing.jsonl", "_File.jsonl", "_Join:roles:_Role.jsonl", "_Join:tags:Thing.jsonl", "_Join:users:_Role.jsonl",
+                "_Role.jsonl", "_Session.jsonl", "_User.jsonl", "_schema.json", "files", "manifest.json",
             ])
             let contents = try ExportFolder.names(first + "/files")
             #expect(contents.count == 1)
@@ -69,6 +70,8 @@ struct ExportRoundTripTests {
             let login = try await client.send(.leancloud, .post, "/1.1/login", json: ["username": "scrypt", "password": "pw-scrypt"])
             #expect(login.status == 200, "\(login.bodyText)")
             #expect(login.json["sessionToken"] == passwords["stableToken"].map(JSON.string))
+            let roles = try await client.store.roleNames(userId: passwords["leanId"] ?? "")
+            #expect(roles == ["Admins"], "the imported role still lists its user")
             let lean = try await client.send(.leancloud, .post, "/1.1/login", json: ["username": "lean", "password": "pw-lean"])
             #expect(lean.status == 200, "the LeanCloud hash still logs in: \(lean.bodyText)")
             let wrong = try await client.send(.leancloud, .post, "/1.1/login", json: ["username": "lean", "password": "pw-other"])

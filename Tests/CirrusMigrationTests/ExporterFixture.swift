@@ -21,6 +21,7 @@ struct ExporterFixture: Sendable {
     var fileKey = ""
     var users: [String: String] = [:]
     var stableToken = ""
+    var role = ""
 
     static let date: JSON = ["__type": "Date", "iso": "2020-01-02T03:04:05.678Z"]
 
@@ -72,6 +73,12 @@ struct ExporterFixture: Sendable {
             fixture.users[name] = try #require(user.json["objectId"]?.stringValue)
             if name == "scrypt" { fixture.stableToken = try #require(user.json["sessionToken"]?.stringValue) }
         }
+        let role = try await client.send(.leancloud, .post, "/1.1/roles", json: [
+            "name": "Admins", "ACL": ["*": ["read": true]],
+            "users": ["__op": "AddRelation", "objects": [["__type": "Pointer", "className": "_User", "objectId": .string(fixture.users["lean"]!)]]],
+        ], auth: .master)
+        try #require(role.status == 201, "\(role.bodyText)")
+        fixture.role = try #require(role.json["objectId"]?.stringValue)
         let writes: [WriteCommand] = [
             .account(.setPassword(userId: fixture.users["lean"]!, password: "$leancloud$salt1$c2hhNTEyaGFzaA==")),
             .account(.setPassword(userId: fixture.users["bcrypt"]!, password: bcrypt)),

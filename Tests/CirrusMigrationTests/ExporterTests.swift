@@ -66,6 +66,13 @@ struct ExporterTests {
             #expect(thing["fields"]?["tags"]?["targetClass"] == "Tag")
             #expect(thing["fields"]?["date"]?["type"] == "Date")
 
+            #expect(try ExportFolder.lines(folder, "_Join:users:_Role.jsonl") == [["owningId": .string(fixture.role), "relatedId": .string(fixture.users["lean"]!)]])
+            #expect(try ExportFolder.lines(folder, "_Join:roles:_Role.jsonl") == [])
+            let roles = try ExportFolder.lines(folder, "_Role.jsonl")
+            #expect(roles.first?["users"] == ["__type": "Relation", "className": "_User"])
+            #expect(roles.first?["roles"] == ["__type": "Relation", "className": "_Role"])
+            #expect(roles.first?["ACL"] == ["*": ["read": true]])
+
             let files = try ExportFolder.lines(folder, "_File.jsonl")
             #expect(files.map { $0["key"]?.stringValue } == [fixture.fileKey])
             #expect(try String(contentsOfFile: folder + "/files/" + fixture.fileKey, encoding: .utf8) == "hello export")
@@ -128,7 +135,7 @@ struct ExporterTests {
             _ = try await Exporter(store: client.store, files: nil, options: ExportOptions(onlySchema: true)).export(to: out.path + "/schema")
             #expect(try ExportFolder.names(out.path + "/schema") == ["_schema.json", "manifest.json"])
             let classes = try ExportFolder.json(out.path + "/schema", "_schema.json")["results"]?.arrayValue?.compactMap { $0["className"]?.stringValue }
-            #expect(classes == ["Tag", "Thing", "_File", "_User"])
+            #expect(classes == ["Tag", "Thing", "_File", "_Role", "_User"])
             await #expect(throws: ExportError.outputExists(out.path + "/schema")) {
                 _ = try await Exporter(store: client.store, files: nil, options: ExportOptions()).export(to: out.path + "/schema")
             }
