@@ -7,7 +7,7 @@ public import Logging
 /// `POST /1.1/exportData`: exports run in the background into the file storage, where any instance finds them.
 ///
 /// Keys: `exports-<id>.json` (running), then `exports-<id>.done.json` or `exports-<id>.failed.json` (each key is
-/// written once), and the `.tar.gz` in pieces of ``partSize`` bytes, `exports-<id>.tar.gz.<n>` (a file storage takes
+/// written once), and the `.tar.gz` in pieces of ``partSize`` bytes (8 MiB), `exports-<id>.tar.gz.<n>` (a file storage takes
 /// whole contents, so pieces keep memory bounded), streamed back in order on download. The archive holds password
 /// hashes: it is downloaded only through a signed, expiring URL (``ExportDownloadToken``).
 public struct ExportJobs: Sendable {
@@ -24,7 +24,8 @@ public struct ExportJobs: Sendable {
     public let logger: Logger
     /// How long a download URL stays valid, in milliseconds.
     public var downloadLifetime: Int64 = 24 * 3_600_000
-    public static let partSize = 8 * 1024 * 1024
+    /// The size of the archive's pieces in the file storage (the last one may be shorter).
+    public var partSize = 8 * 1024 * 1024
 
     public init(
         store: any StorageAdapter, storage: any FileStorage, signingKey: [UInt8], publicURL: String, mail: (any MailSender)?, mailFrom: String,
@@ -118,7 +119,7 @@ public struct ExportJobs: Sendable {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         var size = 0
-        while let data = try handle.read(upToCount: Self.partSize), !data.isEmpty {
+        while let data = try handle.read(upToCount: partSize), !data.isEmpty {
             try await storage.write(Array(data), key: Self.partKey(id: id, part: parts), mimeType: "application/gzip")
             parts += 1
             size += data.count
