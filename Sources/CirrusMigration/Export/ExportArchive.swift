@@ -1,8 +1,24 @@
+import Dispatch
 import Foundation
 
 /// Packs an export folder into a `.tar.gz`, streaming: `manifest.json` and `_schema.json` first, then the other
 /// files in name order, then `files/…`; each file is read in pieces, so memory stays constant.
 enum ExportArchive {
+    /// ``pack(directory:into:)`` on a dispatch thread: packing and compressing a large export takes long, blocking file
+    /// work that must not hold one of the few threads of Swift's cooperative pool (a server keeps answering meanwhile).
+    static func packOffPool(directory: String, into path: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global(qos: .utility).async {
+                do {
+                    try pack(directory: directory, into: path)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
     static func pack(directory: String, into path: String) throws {
         let gzip = try GzipFileWriter(path: path)
         var tar = TarWriter { try gzip.write($0) }

@@ -45,7 +45,7 @@ public struct Exporter: Sendable {
                 let archive = staging + ".tar.gz"
                 do {
                     progress("packing \(output)")
-                    try ExportArchive.pack(directory: staging, into: archive)
+                    try await ExportArchive.packOffPool(directory: staging, into: archive)
                     try manager.moveItem(atPath: archive, toPath: output)
                 } catch {
                     try? manager.removeItem(atPath: archive)
