@@ -1,4 +1,4 @@
-/// Reads a tar stream (ustar, GNU long names, pax `path`) member by member without holding a member in memory: each
+/// Reads a tar stream (ustar, GNU long names, pax `path` and `size`) member by member without holding a member in memory: each
 /// member is handed out as a ``ByteSource`` limited to its size; the next call to ``next()`` skips what was not read.
 final class TarReader {
     struct Member {
@@ -23,20 +23,27 @@ final class TarReader {
         padding = 0
         current?.detach()
         var longName: String?
+        var paxSize: Int64?
         while true {
             guard let header = try readBlock() else { return nil }
             if header.allSatisfy({ $0 == 0 }) { return nil }
             guard Self.checksumMatches(header) else { throw ImportError.corruptArchive("tar: a header's checksum does not match") }
-            let size = try Self.octal(header[124..<136])
             let type = header[156]
+            let isMetadata = type == UInt8(ascii: "L") || type == UInt8(ascii: "x") || type == UInt8(ascii: "g")
+            let size = isMetadata ? try Self.octal(header[124..<136]) : try paxSize ?? Self.octal(header[124..<136])
             let dataPadding = (512 - size % 512) % 512
             if type == UInt8(ascii: "L") || type == UInt8(ascii: "x") {
                 let data = try readExactly(Int(size))
                 try skip(dataPadding)
                 if type == UInt8(ascii: "L") {
                     longName = String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
-                } else if let path = Self.paxPath(data) {
-                    longName = path
+                } else {
+                    let records = Self.paxRecords(data)
+                    if let path = records["path"] { longName = path }
+                    if let text = records["size"] {
+                        guard let value = Int64(text), value >= 0 else { throw ImportError.corruptArchive("tar: a pax size is not a number") }
+                        paxSize = value
+                    }
                 }
                 continue
             }
@@ -123,14 +130,19 @@ final class TarReader {
         return sum == recorded
     }
 
-    /// The `path` record of a pax extended header (`<length> path=<name>\n`).
-    private static func paxPath(_ data: [UInt8]) -> String? {
-        for record in data.split(separator: UInt8(ascii: "\n")) {
-            guard let space = record.firstIndex(of: UInt8(ascii: " ")) else { continue }
-            let text = String(decoding: record[(space + 1)...], as: UTF8.self)
-            if text.hasPrefix("path=") { return String(text.dropFirst(5)) }
+    /// The records of a pax extended header, each `<length> <key>=<value>\n` where the length counts the whole
+    /// record (so a value may hold newlines); a malformed record ends the reading.
+    static func paxRecords(_ data: [UInt8]) -> [String: String] {
+        var records: [String: String] = [:]
+        var start = 0
+        while start < data.count, let space = data[start...].firstIndex(of: UInt8(ascii: " ")),
+            let length = Int(String(decoding: data[start..<space], as: UTF8.self)), length > space - start, start + length <= data.count
+        {
+            let record = String(decoding: data[(space + 1)..<(start + length - 1)], as: UTF8.self)
+            if let equals = record.firstIndex(of: "=") { records[String(record[..<equals])] = String(record[record.index(after: equals)...]) }
+            start += length
         }
-        return nil
+        return records
     }
 }
 

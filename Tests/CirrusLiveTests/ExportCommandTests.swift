@@ -19,7 +19,7 @@ struct ExportCommandTests {
             let command = try sandbox.launch(["export", "--data-dir", sandbox.dataDirectory, archive])
             #expect(try await command.waitForExit() == .exited(0), "\(command.output)")
             #expect(command.output.contains("Post: 3 objects"))
-            #expect(command.output.contains("_User: 1 objects"))
+            #expect(command.output.contains("_User: 1 object\n"))
             #expect(command.output.contains("exported to \(archive)"))
             let listing = try Self.tar(["-tzf", archive])
             #expect(listing.split(separator: "\n").map(String.init) == ["manifest.json", "_schema.json", "Post.jsonl", "_Session.jsonl", "_User.jsonl"])

@@ -28,8 +28,11 @@ public struct ExportSummary: Sendable, Hashable {
 
     /// One line per class and join, for people.
     public var lines: [String] {
-        classes.keys.sorted().map { "\($0): \(classes[$0] ?? 0) objects" }
-            + joins.keys.sorted().map { "\($0): \(joins[$0] ?? 0) members" }
-            + ["files: \(files) contents" + (filesWithoutContent > 0 ? ", \(filesWithoutContent) without content" : "")]
+        classes.keys.sorted().map { "\($0): " + Self.count(classes[$0] ?? 0, "object") }
+            + joins.keys.sorted().map { "\($0): " + Self.count(joins[$0] ?? 0, "member") }
+            + ["files: " + Self.count(files, "content") + (filesWithoutContent > 0 ? ", \(filesWithoutContent) without content" : "")]
     }
+
+    /// `1 object`, `2 objects`.
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)" + (number == 1 ? "" : "s") }
 }
