@@ -19,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @OptionGroup(title: "Files") var files: FileOptions
+    @OptionGroup(title: "File storage (as for serve)") var files: FileStorageOptions
 
     @Option(help: "Only these classes, comma-separated (sessions go with _User).")
     var classes: String?

@@ -27,7 +27,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @OptionGroup(title: "File storage (as for serve: contents go where the server reads them)") var fileStorage: FileOptions
+    @OptionGroup(title: "File storage (as for serve: contents go where the server reads them)") var fileStorage: FileStorageOptions
 
     @Option(help: "Folder holding file contents by key (an export's files/ folder), copied into the file storage.")
     var files: String?
