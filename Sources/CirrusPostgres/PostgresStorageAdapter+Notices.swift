@@ -77,18 +77,27 @@ extension PostgresStorageAdapter {
     /// PostgreSQL refuses a payload of 8 000 bytes or more: object changes go in pieces well below that.
     static let payloadBudget = 6_000
 
-    /// `SELECT pg_notify(…), …` for the object changes of a transaction's commands, or `nil` when they changed no
-    /// object. Run inside the write transaction, the notices reach the other instances when (and only if) it commits,
-    /// without a transaction of their own.
-    func objectNotices(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> SQLFragment? {
-        var payloads: [String] = []
+    /// The `SELECT pg_notify(…), …` statements for the object changes of a transaction's commands (none when they
+    /// changed no object). Run inside the write transaction, the notices reach the other instances when (and only
+    /// if) it commits, without a transaction of their own. Consecutive changes of one kind to one class share a
+    /// notice, and a statement makes at most 500 calls (a select list holds at most 1 664 entries).
+    func objectNotices(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
+        var changes: [ObjectChange] = []
         for (command, result) in zip(commands, results) {
             guard case .success(let written) = result, let change = ObjectChange(command, result: written) else { continue }
-            for piece in Self.pieces(of: change) { payloads.append(JSONWriter.string(Self.encode(.objects(piece), from: instanceId))) }
+            if let last = changes.last, last.kind == change.kind, last.className == change.className {
+                changes[changes.count - 1].objectIds += change.objectIds
+            } else {
+                changes.append(change)
+            }
         }
-        guard !payloads.isEmpty else { return nil }
-        let calls: [SQLFragment] = payloads.map { "pg_notify(\(bind: .text(Self.noticeChannel)), current_schema() || ' ' || \(bind: .text($0)))" }
-        return SQLFragment("SELECT ") + calls.joined(separator: ", ")
+        let payloads = changes.flatMap(Self.pieces(of:)).map { JSONWriter.string(Self.encode(.objects($0), from: instanceId)) }
+        return stride(from: 0, to: payloads.count, by: 500).map { start in
+            let calls: [SQLFragment] = payloads[start..<min(start + 500, payloads.count)].map {
+                "pg_notify(\(bind: .text(Self.noticeChannel)), current_schema() || ' ' || \(bind: .text($0)))"
+            }
+            return SQLFragment("SELECT ") + calls.joined(separator: ", ")
+        }
     }
 
     /// The change split so that each piece's ids fit the payload budget (a class name is at most 128 characters).

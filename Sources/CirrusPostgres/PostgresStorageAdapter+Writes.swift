@@ -16,7 +16,7 @@ extension PostgresStorageAdapter {
                 if commands.count == 1 {
                     let result = await session.runAlone(commands[0])
                     if case .failure = result { throw AtomicBatchFailed(results: [result]) }
-                    if let notices = self.objectNotices(commands, [result]) { try await self.execute(connection, notices) }
+                    for notices in self.objectNotices(commands, [result]) { try await self.execute(connection, notices) }
                     return ([result], session.createdTables)
                 }
                 for command in commands {
@@ -29,7 +29,7 @@ extension PostgresStorageAdapter {
                     results.append(result)
                 }
                 if failed { throw AtomicBatchFailed(results: results) }
-                if let notices = self.objectNotices(commands, results) { try await self.execute(connection, notices) }
+                for notices in self.objectNotices(commands, results) { try await self.execute(connection, notices) }
                 return (results, session.createdTables)
             }
             for (className, table) in created { tables.record(className: className, table: table) }

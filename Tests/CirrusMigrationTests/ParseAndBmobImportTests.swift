@@ -73,6 +73,27 @@ struct ParseAndBmobImportTests {
         }
     }
 
+    @Test("a Parse user imported with a bcrypt hash logs in with the original password in the Parse and LeanCloud dialects, upgraded to scrypt")
+    func bcryptLogIn() async throws {
+        let fixture = try ExportFixture()
+        defer { fixture.remove() }
+        // OpenBSD's published vector: "U*U" at cost 5.
+        let hash = "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
+        try fixture.document("_User.json", ["results": [["objectId": "pUser00003", "username": "bee", "bcryptPassword": .string(hash)]]])
+        try await TestServer.with { client in
+            let options = ImportOptions(source: .parse, path: fixture.path, statePath: fixture.statePath, reportPath: fixture.reportPath)
+            #expect(try await Importer(store: client.store, options: options).run().classes["_User"]?.imported == 1)
+            let wrong = try await client.send(.parse, .post, "/parse/login", json: ["username": "bee", "password": "U*V"])
+            #expect(wrong.status == 404 && wrong.json["code"] == 101, "\(wrong.bodyText)")
+            let parse = try await client.send(.parse, .post, "/parse/login", json: ["username": "bee", "password": "U*U"])
+            #expect(parse.status == 200, "\(parse.bodyText)")
+            #expect(parse.json["objectId"] == "pUser00003")
+            #expect(try await client.store.account(userId: "pUser00003")?.password?.hasPrefix("$scrypt$") == true)
+            let leancloud = try await client.send(.leancloud, .post, "/1.1/login", json: ["username": "bee", "password": "U*U"])
+            #expect(leancloud.status == 200, "\(leancloud.bodyText)")
+        }
+    }
+
     @Test("a Bmob export: no objectIds (derived, stable across runs), Beijing-time dates, users listed for a password reset")
     func bmob() async throws {
         let fixture = try ExportFixture()

@@ -130,8 +130,9 @@ extension Dialect {
         case .usernameTaken: (400, 202)
         case .emailTaken: (400, 203)
         case .mobilePhoneNumberTaken: (400, 137)
-        // parse-server answers a wrong password and an unknown user alike: 101 "Invalid username/password.".
-        case .loginMismatch, .userNotFound, .oldPasswordMismatch, .accountLocked: (400, 101)
+        // parse-server answers a wrong password, an unknown user and a locked account alike: OBJECT_NOT_FOUND (101),
+        // which its error middleware sends with 404.
+        case .loginMismatch, .userNotFound, .oldPasswordMismatch, .accountLocked: (404, 101)
         case .invalidSessionToken: (400, 209)
         case .sessionRequired: (400, 206)
         case .invalidEmail: (400, 125)

@@ -70,6 +70,11 @@ public struct PostgresDialect: SQLDialect {
         return "\(json(target)) \(raw: op.rawValue) \(jsonb(operand))"
     }
 
+    /// JSONB orders `null` below every other value.
+    public func isAboveNull(_ target: JSONTarget) -> SQLFragment {
+        "\(json(target)) > 'null'::jsonb"
+    }
+
     public func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
         "\(json(target)) IN (\(operands.map(jsonb).joined(separator: ", ")))"
     }
@@ -92,6 +97,20 @@ public struct PostgresDialect: SQLDialect {
     public func stringValue(_ target: JSONTarget) -> SQLFragment {
         text(target)
     }
+
+    /// A Number field by its JSONB value (JSONB orders numbers by value, and `null` below them), a String or a Date's
+    /// `iso` by its text with `COLLATE "C"` (byte order, as `convert_to` in ``sortExpression(_:)``); missing values
+    /// first ascending and last descending, as ``sortExpression(_:)`` ranks them.
+    public func typedSortTerm(_ target: JSONTarget, type: FieldType, descending: Bool) -> SQLFragment? {
+        let direction = descending ? " DESC NULLS LAST" : " ASC NULLS FIRST"
+        switch type {
+        case .number: return "\(json(target))\(raw: direction)"
+        case .string, .date: return "\(text(target)) COLLATE \"C\"\(raw: direction)"
+        default: return nil
+        }
+    }
+
+    public var indexOrderSuffix: String { " NULLS FIRST" }
 
     /// JSONB containment, `("data" #> '{"tags"}') @> '["a"]'`, one per string, which a GIN index on the field answers.
     public func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment? {

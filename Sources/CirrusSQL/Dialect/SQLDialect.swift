@@ -36,6 +36,10 @@ public protocol SQLDialect: Sendable {
     /// `target <op> operand` for a scalar of the given kind, assuming the kind was already checked.
     func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment
 
+    /// True when `target` orders above JSON `null` (on the expression ``compare(_:_:_:)`` puts on the left for
+    /// numbers), so that an upper bound on a Number field leaves its `null`s out and stays one index range.
+    func isAboveNull(_ target: JSONTarget) -> SQLFragment
+
     /// `target IN (operands)` for scalars of one kind, assuming the kind was already checked.
     func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment
 
@@ -63,6 +67,16 @@ public protocol SQLDialect: Sendable {
     /// element (it may also hold otherwise: callers keep their exact condition beside it), or `nil` when the dialect
     /// has no such index. Built on ``arrayIndexExpression(_:)``.
     func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment?
+
+    /// An `ORDER BY` term for a field the schema records as `type` (a Number, or the text of a String or a Date's
+    /// `iso`) that orders exactly as ``sortExpression(_:)`` does (missing and `null` first, ascending) on the very
+    /// expression ``IndexStatements`` indexes, so the database reads the order from the index; `nil` when the dialect's
+    /// ``sortExpression(_:)`` already is that expression.
+    func typedSortTerm(_ target: JSONTarget, type: FieldType, descending: Bool) -> SQLFragment?
+
+    /// What follows each expression of an expression index (PostgreSQL: `NULLS FIRST`, the order of
+    /// ``typedSortTerm(_:type:descending:)``, so that one index serves both directions).
+    var indexOrderSuffix: String { get }
 
     /// The expression and access method of the inverted index on the array `target` (PostgreSQL's GIN), or `nil`.
     func arrayIndexExpression(_ target: JSONTarget) -> (method: String, expression: SQLFragment)?

@@ -145,6 +145,16 @@ public struct SQLiteDialect: SQLDialect {
         value(target)
     }
 
+    /// `json_extract` is both the sort expression and the indexed one; SQLite sorts NULL lowest, as Cirrus does.
+    public func typedSortTerm(_ target: JSONTarget, type: FieldType, descending: Bool) -> SQLFragment? { nil }
+
+    public var indexOrderSuffix: String { "" }
+
+    /// `json_extract` reads JSON `null` as SQL NULL, which no comparison matches.
+    public func isAboveNull(_ target: JSONTarget) -> SQLFragment {
+        "\(value(target)) IS NOT NULL"
+    }
+
     /// SQLite has no inverted index on JSON arrays.
     public func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment? { nil }
 

@@ -56,16 +56,24 @@ extension ConditionCompiler {
     /// Date and the operand is of that kind: the field then holds only such values or `null`, and a `null` cannot
     /// match (equality never matches it; ordering only where the dialect reads it as SQL NULL). The bare form is
     /// exactly the expression `cirrus index` indexes, so the database can answer from the index alone.
+    ///
+    /// Where JSON `null` is a value (PostgreSQL's JSONB orders it below everything), strings and dates compare their
+    /// text, which is SQL NULL for `null`, and an upper bound on a number also requires the value above `null`: a
+    /// second bound on the same indexed expression, so the comparison stays one index range.
     func typedComparison(_ path: FieldPath, _ op: ScalarOperator, _ value: Value) -> SQLFragment? {
-        guard shape(of: path) == .scalar, let type = schema?.type(at: path), op == .equal || dialect.readsJSONNullAsSQLNull else { return nil }
+        guard shape(of: path) == .scalar, let type = schema?.type(at: path) else { return nil }
         let field = target(path)
+        let number: ScalarOperand
         switch (type, value) {
-        case (.number, .int(let number)): return dialect.compare(field, op, .int(number))
-        case (.number, .double(let number)): return dialect.compare(field, op, .double(number))
+        case (.number, .int(let integer)): number = .int(integer)
+        case (.number, .double(let double)): number = .double(double)
         case (.string, .string(let text)): return dialect.compare(field, op, .string(text))
         case (.date, .date(let stamp)): return dialect.compare(dialect.member("iso", of: field), op, .string(stamp.iso8601))
         default: return nil
         }
+        let comparison = dialect.compare(field, op, number)
+        guard !dialect.readsJSONNullAsSQLNull, op == .lessThan || op == .lessThanOrEqual else { return comparison }
+        return "(\(comparison) AND \(dialect.isAboveNull(field)))"
     }
 
     func matchesAny(_ path: FieldPath, _ values: [Value]) -> SQLFragment {

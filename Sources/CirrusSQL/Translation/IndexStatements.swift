@@ -26,7 +26,7 @@ public struct IndexStatements: Sendable {
             return ["CREATE INDEX IF NOT EXISTS \(dialect.quote(inverted.name)) ON \(dialect.quote(table)) USING \(inverted.method) ((\(inverted.expression)))"]
         }
         return indexes(path: path, type: type).map { name, expression in
-            "CREATE INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(dialect.quote(table)) ((\(expression)))"
+            "CREATE INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(dialect.quote(table)) ((\(expression))\(dialect.indexOrderSuffix))"
         }
     }
 

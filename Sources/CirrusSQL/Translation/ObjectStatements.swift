@@ -81,7 +81,9 @@ extension ConditionCompiler {
                 return SQLFragment(dialect.quote(column) + direction)
             }
             var target = dialect.target(column: Self.documentColumn, path: key.path)
-            if schema?.type(at: key.path) == .date { target = dialect.member("iso", of: target) }
+            let type = schema?.type(at: key.path)
+            if type == .date { target = dialect.member("iso", of: target) }
+            if let type, let term = dialect.typedSortTerm(target, type: type, descending: key.descending) { return term }
             return "\(dialect.sortExpression(target))\(raw: direction)"
         }
     }

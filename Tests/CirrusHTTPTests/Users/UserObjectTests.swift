@@ -21,7 +21,7 @@ struct UserObjectTests {
             #expect(try await client.request(endpoint, .delete, "/users/\(owner.id)", auth: .session(other.token)).code == 206)
             #expect(try await client.request(endpoint, .delete, "/users/\(owner.id)", auth: .session(owner.token)).status == 200)
             #expect(try await client.request(endpoint, .get, "/users/me", auth: .session(owner.token)).status == 400)
-            #expect(try await client.logIn(endpoint, "self-\(endpoint.dialect.rawValue)", "secret-1").status == 400)
+            #expect(try await client.logIn(endpoint, "self-\(endpoint.dialect.rawValue)", "secret-1").status == (endpoint.dialect == .parse ? 404 : 400))
         }
     }
 

@@ -14,8 +14,8 @@ struct IndexStatementsTests {
             #"CREATE INDEX IF NOT EXISTS "o_item_i_name_8d39bde6" ON "o_item" ((json_extract("data", '$."name"')))"#,
         ])
         #expect(Self.statements(PostgresDialect(), "name", .string) == [
-            #"CREATE INDEX IF NOT EXISTS "o_item_i_name_8d39bde6" ON "o_item" ((("data" #> '{"name"}')))"#,
-            #"CREATE INDEX IF NOT EXISTS "o_item_i_name_8d39bde6_2" ON "o_item" ((("data" #>> '{"name"}') COLLATE "C"))"#,
+            #"CREATE INDEX IF NOT EXISTS "o_item_i_name_8d39bde6" ON "o_item" ((("data" #> '{"name"}')) NULLS FIRST)"#,
+            #"CREATE INDEX IF NOT EXISTS "o_item_i_name_8d39bde6_2" ON "o_item" ((("data" #>> '{"name"}') COLLATE "C") NULLS FIRST)"#,
         ])
     }
 
@@ -62,6 +62,22 @@ struct IndexStatementsTests {
 
     static let schema = ClassSchema(className: "Item", fields: ["name": .string, "score": .number, "when": .date])
 
+    /// On PostgreSQL, ordering by a typed field must name the indexed expression in the index's null order (or its
+    /// reverse), or the planner sorts every matching row instead of reading the index in order.
+    @Test("ordering by a Number, String or Date field on PostgreSQL names the indexed expression with the index's null order", arguments: [
+        ("score", FieldType.number), ("name", .string), ("when", .date),
+    ])
+    func orderReadsTheIndex(_ field: String, _ type: FieldType) throws {
+        let dialect = PostgresDialect()
+        let compiler = ConditionCompiler(dialect: dialect, schema: Self.schema)
+        let statements = Self.statements(dialect, field, type)
+        for descending in [false, true] {
+            let term = dialect.render(try #require(compiler.orderTerms([SortKey(path: FieldPath(field: field), descending: descending)]).first)).sql
+            let expression = String(term.dropLast(descending ? " DESC NULLS LAST".count : " ASC NULLS FIRST".count))
+            #expect(statements.contains { $0.hasSuffix("((\(expression)) NULLS FIRST)") }, "\(term) in \(statements)")
+        }
+    }
+
     /// The compiled condition must contain the indexed expression verbatim, or the planner cannot use it.
     @Test("equality and ranges on schema-known scalar fields compare exactly the indexed expression", arguments: [
         (#"{"name":"alpha"}"#, "name", FieldType.string),
@@ -75,8 +91,8 @@ struct IndexStatementsTests {
         for dialect in [SQLiteDialect() as any SQLDialect, PostgresDialect()] {
             let sql = dialect.render(ConditionCompiler(dialect: dialect, schema: Self.schema).compile(condition)).sql
             let expressions = Self.statements(dialect, field, type).map { statement in
-                // `CREATE INDEX … ON "o_item" ((expression))`
-                String(statement.split(separator: "((", maxSplits: 1)[1].dropLast(2))
+                // `CREATE INDEX … ON "o_item" ((expression))`, with ` NULLS FIRST` before the last parenthesis on PostgreSQL
+                String(statement.split(separator: "((", maxSplits: 1)[1].replacing(") NULLS FIRST)", with: "))").dropLast(2))
             }
             #expect(expressions.contains { sql.contains($0) }, "\(dialect.name): \(sql)")
         }
