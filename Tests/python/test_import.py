@@ -93,5 +93,7 @@ def test_import_then_serve_and_log_in_with_the_old_password(tmp_path, leancloud_
         except leancloud.LeanCloudError as error:
             assert error.code == 210
     finally:
+        # The SDK keeps the logged-in user process-wide: no later test may send this server's session elsewhere.
+        leancloud_sdk.User.set_current(None)
         code = server.stop()
     assert code == 0, server.output()
