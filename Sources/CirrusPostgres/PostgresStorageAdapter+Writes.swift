@@ -11,8 +11,8 @@ extension PostgresStorageAdapter {
                 let session = PostgresWriteSession(adapter: self, connection: connection)
                 var results: [Result<WriteResult, StorageError>] = []
                 var failed = false
-                // One command needs no savepoint: when it fails, the whole transaction rolls back (three round
-                // trips, BEGIN, the statement, COMMIT, instead of five).
+                // One command, or an all-or-nothing batch, needs no savepoints: a failure rolls the whole transaction
+                // back (a single write is BEGIN, the statement, COMMIT: three round trips instead of five).
                 if commands.count == 1 {
                     let result = await session.runAlone(commands[0])
                     if case .failure = result { throw AtomicBatchFailed(results: [result]) }
@@ -24,7 +24,7 @@ extension PostgresStorageAdapter {
                         results.append(.failure(.rolledBack))
                         continue
                     }
-                    let result = await session.runInSavepoint(command)
+                    let result = atomically ? await session.runAlone(command) : await session.runInSavepoint(command)
                     if case .failure = result, atomically { failed = true }
                     results.append(result)
                 }
