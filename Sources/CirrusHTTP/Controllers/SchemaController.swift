@@ -72,28 +72,12 @@ struct SchemaEncoder {
     /// `{"<field>": {"type": "String"}, …}` with built-in fields, targets (`className` in LeanCloud, `targetClass`
     /// elsewhere) and column flags.
     func fields(_ schema: ClassSchema) -> JSON {
-        var all = ClassSchema.builtInFields.merging(Self.systemFields[schema.className] ?? [:]) { first, _ in first }
-        for (name, type) in schema.fields { all[name] = type }
-        var members: [String: JSON] = [:]
-        for (name, type) in all {
-            var entry: [String: JSON] = ["type": .string(type.name)]
-            if let target = type.targetClass { entry[dialect == .leancloud ? "className" : "targetClass"] = .string(target) }
-            for (flag, value) in schema.fieldOptions(name).wire.objectValue ?? [:] { entry[flag] = value }
-            members[name] = .object(entry)
-        }
-        return .object(members)
+        schema.wireFields(extra: Self.systemFields[schema.className] ?? [:], targetKeys: [dialect == .leancloud ? "className" : "targetClass"])
     }
 
     /// `{"className", "fields", "classLevelPermissions", "defaultACL"?, "indexes"}`; permissions in Parse's form for
     /// Parse and LeanCloud's otherwise.
     func full(_ schema: ClassSchema) -> JSON {
-        var indexes: [String: JSON] = ["_id_": ["_id": 1]]
-        for (name, path) in schema.options.indexes { indexes[name] = .object([path.description: 1]) }
-        var members: [String: JSON] = [
-            "className": .string(schema.className), "fields": fields(schema),
-            "classLevelPermissions": schema.permissions.wire(dialect == .parse ? .parse : .leancloud), "indexes": .object(indexes),
-        ]
-        if let acl = schema.options.defaultACL { members["defaultACL"] = acl.wire }
-        return .object(members)
+        schema.wire(fields: fields(schema), permissions: dialect == .parse ? .parse : .leancloud)
     }
 }

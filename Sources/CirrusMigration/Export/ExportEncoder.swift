@@ -1,5 +1,6 @@
 public import CirrusModel
 public import CirrusStorage
+import CirrusServices
 
 /// Writes stored objects as export lines: LeanCloud's REST encoding, as the LeanCloud dialect returns objects with
 /// the master key (stored documents already use it: files as `{"__type":"File","id"}`, dates, pointers, bytes and
@@ -34,11 +35,9 @@ public enum ExportEncoder {
     public static func passwordColumns(_ stored: String?) -> [String: JSON] {
         guard let stored else { return [:] }
         if stored.hasPrefix("$scrypt$") { return ["scryptPassword": .string(stored)] }
+        // Malformed bcrypt text too (it never matches, but an export keeps what the store holds).
         if stored.hasPrefix("$2a$") || stored.hasPrefix("$2b$") || stored.hasPrefix("$2y$") { return ["bcryptPassword": .string(stored)] }
-        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
-        if parts.count == 4, parts[0].isEmpty, parts[1] == "leancloud" {
-            return ["password": .string(String(parts[3])), "salt": .string(String(parts[2]))]
-        }
+        if case .leanCloud(let hash, let salt)? = StoredPassword(storedForm: stored) { return ["password": .string(hash), "salt": .string(salt)] }
         return [:]
     }
 
@@ -60,28 +59,7 @@ public enum ExportEncoder {
     /// included; Pointer and Relation with their target as `className` and `targetClass`, column flags),
     /// `classLevelPermissions` in LeanCloud's form, `defaultACL` if set and `indexes`.
     public static func schema(_ schema: ClassSchema) -> JSON {
-        var all = ClassSchema.builtInFields
-        for (name, type) in schema.fields { all[name] = type }
-        if schema.className == "_Role" {
-            for (name, target) in relationFields(of: schema) where all[name] == nil { all[name] = .relation(targetClass: target) }
-        }
-        var fields: [String: JSON] = [:]
-        for (name, type) in all {
-            var entry: [String: JSON] = ["type": .string(type.name)]
-            if let target = type.targetClass {
-                entry["className"] = .string(target)
-                entry["targetClass"] = .string(target)
-            }
-            for (flag, value) in schema.fieldOptions(name).wire.objectValue ?? [:] { entry[flag] = value }
-            fields[name] = .object(entry)
-        }
-        var indexes: [String: JSON] = ["_id_": ["_id": 1]]
-        for (name, path) in schema.options.indexes { indexes[name] = .object([path.description: 1]) }
-        var members: [String: JSON] = [
-            "className": .string(schema.className), "fields": .object(fields),
-            "classLevelPermissions": schema.permissions.wire(.leancloud), "indexes": .object(indexes),
-        ]
-        if let acl = schema.options.defaultACL { members["defaultACL"] = acl.wire }
-        return .object(members)
+        let roleRelations = schema.className == "_Role" ? relationFields(of: schema).mapValues { FieldType.relation(targetClass: $0) } : [:]
+        return schema.wire(fields: schema.wireFields(extra: roleRelations, targetKeys: ["className", "targetClass"]), permissions: .leancloud)
     }
 }
