@@ -97,3 +97,60 @@ def test_import_then_serve_and_log_in_with_the_old_password(tmp_path, leancloud_
         leancloud_sdk.User.set_current(None)
         code = server.stop()
     assert code == 0, server.output()
+
+
+def test_parse_export_imports_and_parsepy_logs_in_with_the_bcrypt_password(tmp_path, parse, monkeypatch):
+    """A Parse export (`{"results":[…]}` files, a bcrypt `bcryptPassword`) imported with `--from parse`, then served:
+    ParsePy logs in with the original password and reads the imported object; a wrong password is refused."""
+    connection, datatypes, user_module = parse
+    export = tmp_path / "export"
+    export.mkdir()
+    # OpenBSD's published bcrypt vector: "U*U" at cost 5.
+    users = {"results": [{
+        "objectId": "pUser00003", "username": "parse_bee", "bcryptPassword": "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
+        "createdAt": "2012-03-08T23:36:14.832Z", "updatedAt": "2012-03-08T23:36:14.832Z",
+    }]}
+    songs = {"results": [{
+        "objectId": "song000001", "name": "plate", "createdAt": "2012-03-08T23:36:14.832Z",
+        "updatedAt": "2012-03-09T00:00:00.000Z", "ACL": {"*": {"read": True}},
+    }]}
+    (export / "_User.json").write_text(json.dumps(users))
+    (export / "Song.json").write_text(json.dumps(songs))
+    data = tmp_path / "data"
+    schema = postgres_schema()
+    store_args = ["--data-dir", str(data)] + (["--database", schema[1]] if schema else [])
+    done = subprocess.run(
+        [cirrus_binary(), "import", "--from", "parse", str(export), "--quiet", *store_args],
+        capture_output=True, text=True, timeout=300, env=plain_env(),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    server = CirrusServer(cirrus_binary(), data, tmp_path / "serve.log", schema=schema)
+    try:
+        server.wait_until_ready()
+        root = server.url + "/1"
+        for module in (connection, datatypes, user_module):
+            monkeypatch.setattr(module, "API_ROOT", root)
+        monkeypatch.setattr(connection.ParseBase, "ENDPOINT_ROOT", root)
+        monkeypatch.setattr(user_module.User, "ENDPOINT_ROOT", root + "/users")
+
+        bee = user_module.User.login("parse_bee", "U*U")
+        assert bee.objectId == "pUser00003"
+        assert bee.sessionToken
+        try:
+            user_module.User.login("parse_bee", "U*V")
+            raise AssertionError("a wrong password logged in")
+        except AssertionError:
+            raise
+        except Exception as error:
+            assert "101" in str(error) or "404" in str(error), str(error)
+
+        class Song(datatypes.Object):
+            pass
+
+        song = Song.Query.get(objectId="song000001")
+        assert song.name == "plate"
+        assert song.createdAt.year == 2012
+    finally:
+        code = server.stop()
+    assert code == 0, server.output()
