@@ -80,7 +80,7 @@ extension PostgresStorageAdapter {
     /// The compiler for a query's condition, knowing the tables and schemas of the classes its sub-queries read.
     func compiler(for query: StorageQuery, _ connection: PostgresConnection) async throws -> ConditionCompiler {
         var tables = ClassTables()
-        for className in query.condition.referencedClassNames.sorted() {
+        for className in query.condition.tableClassNames.sorted() {
             guard let table = try await existingTable(for: className, connection) else { continue }
             tables.record(className, table: table, schema: try await recordedSchema(of: className, connection))
         }

@@ -112,8 +112,8 @@ final class PostgresWriteSession {
         try await register(update.newFields, in: update.className)
         let aliases = AliasCounter()
         let document = UpdateCompiler(dialect: dialect, schema: update.schema, aliases: aliases).document(after: update.changes.operations)
-        let compiler = ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases)
-        let condition = Self.restricted(update.condition.map(compiler.compile), to: compiler.writable(by: update.writers))
+        let compiler = ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases, readers: update.readers)
+        let condition = Self.restricted(update.condition.map(compiler.compileReadable), to: compiler.writable(by: update.writers))
         let statements = ObjectStatements(dialect: dialect, table: table)
         let statement = statements.update(
             id: update.objectId, document: document, updatedAt: update.updatedAt, acl: update.changes.acl.map { $0?.wire }, condition: condition
@@ -142,8 +142,8 @@ final class PostgresWriteSession {
             throw StorageError.objectNotFound(className: delete.className, objectId: delete.objectIds.first ?? "")
         }
         let statements = ObjectStatements(dialect: dialect, table: table)
-        let compiler = ConditionCompiler(dialect: dialect, schema: delete.schema)
-        let condition = Self.restricted(delete.condition.map(compiler.compile), to: compiler.writable(by: delete.writers))
+        let compiler = ConditionCompiler(dialect: dialect, schema: delete.schema, readers: delete.readers)
+        let condition = Self.restricted(delete.condition.map(compiler.compileReadable), to: compiler.writable(by: delete.writers))
         let deleted = try await rows(statements.delete(ids: delete.objectIds, condition: condition)).compactMap { $0.first?.text }
         if deleted.isEmpty, delete.objectIds.count == 1 {
             throw try await missOrMismatch(statements, delete.className, delete.objectIds[0], writers: delete.writers)

@@ -14,11 +14,11 @@ extension SQLiteStorageAdapter {
         )
     }
 
-    /// The tables and recorded schemas of the classes `condition`'s sub-queries read; classes that do not
+    /// The tables and recorded schemas of the classes `condition`'s sub-queries and relation owners read; classes that do not
     /// exist are left out.
     func classTables(for condition: Condition, _ db: Database) throws -> ClassTables {
         var tables = ClassTables()
-        for className in condition.referencedClassNames.sorted() {
+        for className in condition.tableClassNames.sorted() {
             guard let table = try existingTable(for: className, db) else { continue }
             tables.record(className, table: table, schema: try recordedSchema(of: className, db))
         }

@@ -126,8 +126,8 @@ final class WriteSession {
         let aliases = AliasCounter()
         let document = UpdateCompiler(dialect: dialect, schema: update.schema, aliases: aliases)
             .document(after: update.changes.operations)
-        let compiler = ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases)
-        let condition = Self.restricted(update.condition.map(compiler.compile), to: compiler.writable(by: update.writers))
+        let compiler = ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases, readers: update.readers)
+        let condition = Self.restricted(update.condition.map(compiler.compileReadable), to: compiler.writable(by: update.writers))
         let statements = ObjectStatements(dialect: dialect, table: table)
         let statement = statements.update(
             id: update.objectId, document: document, updatedAt: update.updatedAt, acl: update.changes.acl.map { $0?.wire },
@@ -157,8 +157,8 @@ final class WriteSession {
             throw StorageError.objectNotFound(className: delete.className, objectId: delete.objectIds.first ?? "")
         }
         let statements = ObjectStatements(dialect: dialect, table: table)
-        let compiler = ConditionCompiler(dialect: dialect, schema: delete.schema)
-        let condition = Self.restricted(delete.condition.map(compiler.compile), to: compiler.writable(by: delete.writers))
+        let compiler = ConditionCompiler(dialect: dialect, schema: delete.schema, readers: delete.readers)
+        let condition = Self.restricted(delete.condition.map(compiler.compileReadable), to: compiler.writable(by: delete.writers))
         let deleted: [String] = try adapter.rows(db, statements.delete(ids: delete.objectIds, condition: condition)).map { $0[0] }
         if deleted.isEmpty, delete.objectIds.count == 1 {
             throw try missOrMismatch(statements, delete.className, delete.objectIds[0], writers: delete.writers)

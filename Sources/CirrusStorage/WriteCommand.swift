@@ -45,6 +45,10 @@ public enum WriteCommand: Sendable {
         public var maximumSize: Int
         /// The ACL principals whose write grant lets the caller change the object; `nil` for the master key.
         public var writers: [String]?
+        /// The ACL principals whose read grant lets the caller test `condition` against the object; `nil` for the
+        /// master key. An object the caller may not read fails every condition, so a conditional write reveals
+        /// nothing of it.
+        public var readers: [String]?
         /// Account writes that go with the change (a new password, revoked sessions), run in its transaction after
         /// the object was changed.
         public var accountWrites: [AccountWrite] = []
@@ -74,13 +78,20 @@ public enum WriteCommand: Sendable {
         /// The ACL principals whose write grant lets the caller delete; `nil` for the master key. Listed objects
         /// the caller may not write are left alone (a single one fails with ``StorageError/writeDenied``).
         public var writers: [String]?
+        /// The ACL principals whose read grant lets the caller test `condition` against the objects; `nil` for the
+        /// master key.
+        public var readers: [String]?
 
-        public init(className: String, objectIds: [String], condition: Condition?, schema: ClassSchema?, writers: [String]? = nil) {
+        public init(
+            className: String, objectIds: [String], condition: Condition?, schema: ClassSchema?, writers: [String]? = nil,
+            readers: [String]? = nil
+        ) {
             self.className = className
             self.objectIds = objectIds
             self.condition = condition
             self.schema = schema
             self.writers = writers
+            self.readers = readers
         }
     }
 }

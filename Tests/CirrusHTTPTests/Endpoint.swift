@@ -20,6 +20,11 @@ struct Endpoint: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(dialect.rawValue) \(prefix)" }
 
+    /// One dialect's endpoint with every case of `cases`: the arguments of a matrix test run in each dialect.
+    static func matrix<Case: CaseIterable>(_ cases: Case.Type) -> [(Endpoint, Case)] {
+        dialects.flatMap { endpoint in cases.allCases.map { (endpoint, $0) } }
+    }
+
     /// Whether dates of this dialect are Bmob's `YYYY-MM-DD HH:MM:SS`.
     var isBmob: Bool { dialect == .bmob }
 }

@@ -64,29 +64,28 @@ struct BatchController: Sendable {
 
     /// Prepares every write, commits them in one transaction, then builds each reply.
     private func transaction(_ subrequests: [Result<APIRequest, APIError>], _ request: APIRequest) async throws -> APIResponse {
-        var commands: [WriteCommand] = []
+        var commands: [(command: WriteCommand, caller: Caller)] = []
         var prepared: [(APIRequest, [String])] = []
         for (index, subrequest) in subrequests.enumerated() {
             do {
                 let item = try subrequest.get()
                 let (command, keys) = try await prepare(item)
-                commands.append(command)
+                commands.append((command, item.caller))
                 prepared.append((item, keys))
             } catch let error as APIError {
                 throw APIError(error.reason, "Request \(index) of the transaction failed: \(error.message)")
             }
         }
-        let results = try await objects.objects.store.perform(commands, atomically: true)
+        let results = try await objects.objects.commit(commands, atomically: true)
         if let failed = results.firstIndex(where: { if case .failure(let error) = $0 { error != .rolledBack } else { false } }),
             case .failure(let error) = results[failed]
         {
-            let reason = error.apiError(className: commands[failed].className)
+            let reason = error.apiError(className: commands[failed].command.className)
             throw APIError(reason.reason, "Request \(failed) of the transaction failed: \(reason.message)")
         }
         var replies: [JSON] = []
-        for (index, ((item, keys), result)) in zip(prepared, results).enumerated() {
+        for ((item, keys), result) in zip(prepared, results) {
             guard case .success(let written) = result else { continue }
-            await objects.objects.record(commands[index], result: written)
             replies.append(Self.reply(try await successReply(item, written, changedKeys: keys)))
         }
         return APIResponse(body: .array(replies))

@@ -65,11 +65,15 @@ public struct FieldOptions: Sendable, Hashable {
     public var readOnly: Bool
     /// Clients never see the field; LeanCloud's `hidden`.
     public var hidden: Bool
+    /// A personal field of `_User` (`email`, `mobilePhoneNumber`) that every client may see and query, not only the
+    /// user it belongs to (see ``ClassSchema/privateFields``).
+    public var exposed: Bool
 
-    public init(readOnly: Bool = false, hidden: Bool = false) {
+    public init(readOnly: Bool = false, hidden: Bool = false, exposed: Bool = false) {
         self.readOnly = readOnly
         self.hidden = hidden
+        self.exposed = exposed
     }
 
-    public var isDefault: Bool { !readOnly && !hidden }
+    public var isDefault: Bool { !readOnly && !hidden && !exposed }
 }

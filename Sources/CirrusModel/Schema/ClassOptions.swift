@@ -21,7 +21,7 @@ public struct ClassOptions: Sendable, Hashable {
 
     public var isDefault: Bool { self == ClassOptions() }
 
-    /// The form kept in the store: `{"permissions":…,"fields":{"f":{"read_only":true,"hidden":true}},"defaultACL":…,
+    /// The form kept in the store: `{"permissions":…,"fields":{"f":{"read_only":true,"hidden":true,"exposed":true}},"defaultACL":…,
     /// "indexes":{"name":"a.b"}}` (permissions in LeanCloud's form).
     public var stored: JSON {
         var members: [String: JSON] = [:]
@@ -47,20 +47,25 @@ public struct ClassOptions: Sendable, Hashable {
 }
 
 extension FieldOptions {
-    /// `{"read_only":true,"hidden":true}` (LeanCloud's column flags).
+    /// `{"read_only":true,"hidden":true,"exposed":true}` (LeanCloud's column flags, and Cirrus's `exposed`).
     public var wire: JSON {
         var members: [String: JSON] = [:]
         if readOnly { members["read_only"] = true }
         if hidden { members["hidden"] = true }
+        if exposed { members["exposed"] = true }
         return .object(members)
     }
 
-    /// Reads `read_only`/`readOnly` and `hidden`; `nil` when a flag is not a boolean.
+    /// The names of the flags in ``wire`` (and `readOnly`, which is read too).
+    public static let wireNames: Set<String> = ["read_only", "readOnly", "hidden", "exposed"]
+
+    /// Reads `read_only`/`readOnly`, `hidden` and `exposed`; `nil` when a flag is not a boolean.
     public init?(wire json: JSON) {
         guard case .object(let members) = json else { return nil }
         let readOnly = members["read_only"] ?? members["readOnly"] ?? false
         let hidden = members["hidden"] ?? false
-        guard let isReadOnly = readOnly.boolValue, let isHidden = hidden.boolValue else { return nil }
-        self.init(readOnly: isReadOnly, hidden: isHidden)
+        let exposed = members["exposed"] ?? false
+        guard let isReadOnly = readOnly.boolValue, let isHidden = hidden.boolValue, let isExposed = exposed.boolValue else { return nil }
+        self.init(readOnly: isReadOnly, hidden: isHidden, exposed: isExposed)
     }
 }

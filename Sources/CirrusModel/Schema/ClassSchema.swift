@@ -25,6 +25,27 @@ public struct ClassSchema: Sendable, Hashable {
         Set(options.fields.filter(\.value.hidden).keys)
     }
 
+    /// The personal fields of `_User`: only the user they belong to and the master key see them, and no client may
+    /// filter, sort, group or select on them, unless the column is ``FieldOptions/exposed`` (`email` and
+    /// `mobilePhoneNumber` only: `authData` holds third-party access tokens and is never exposed).
+    public static let personalFields: Set<String> = ["email", "mobilePhoneNumber", "authData"]
+
+    /// The personal fields a class may expose to every client.
+    public static let exposablePersonalFields: Set<String> = ["email", "mobilePhoneNumber"]
+
+    /// The fields of `className` that a client sees on its own user object only: the personal fields of `_User`
+    /// that are not exposed; none in other classes.
+    public static func privateFields(of className: String, schema: ClassSchema?) -> Set<String> {
+        guard className == "_User" else { return [] }
+        return personalFields.filter { !(exposablePersonalFields.contains($0) && schema?.fieldOptions($0).exposed == true) }
+    }
+
+    /// The fields of `className` a client may not read on an object that is not its own user, nor name in a
+    /// condition, sort key, group key, aggregate or sub-query selection: the hidden fields and the private ones.
+    public static func protectedFields(of className: String, schema: ClassSchema?) -> Set<String> {
+        (schema?.hiddenFields ?? []).union(privateFields(of: className, schema: schema))
+    }
+
     /// The built-in fields every class has.
     public static let builtInFields: [String: FieldType] = [
         "objectId": .string, "createdAt": .date, "updatedAt": .date, "ACL": .acl,

@@ -63,13 +63,19 @@ extension ConditionCompiler {
         return onFieldOrElements(path) { element in "\(dialect.comparableValue(element)) IN (\(values))" }
     }
 
-    /// The object is a member of `owner`'s Relation field `key`, per the relation join table.
+    /// The object is a member of `owner`'s Relation field `key`, per the relation join table, and the owner is an
+    /// object the ``readers`` may read: a relation lists nothing of an object the caller cannot see.
     private func relatedTo(_ owner: Pointer, key: String) -> SQLFragment {
         let relations = dialect.quote(SystemSchema.relationsTable)
         var members: SQLFragment = "SELECT \"target_id\" FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(owner.className)) "
             + "AND \"field\" = \(bind: .text(key)) AND \"owner_id\" = \(bind: .text(owner.objectId))"
         if let className { members.append(" AND \"target_class\" = \(bind: .text(className))") }
-        return "\(raw: dialect.quote("id")) IN (\(members))"
+        let related: SQLFragment = "\(raw: dialect.quote("id")) IN (\(members))"
+        guard let ownerReadable = readable(by: readers) else { return related }
+        guard let entry = tables.entry(for: owner.className) else { return "FALSE" }
+        let ownerRow: SQLFragment = "SELECT 1 FROM \(raw: dialect.quote(entry.table)) WHERE \(raw: dialect.quote("id")) = "
+            + "\(bind: .text(owner.objectId)) AND \(ownerReadable)"
+        return "(EXISTS (\(ownerRow)) AND \(related))"
     }
 
     /// Equality and `$in` on a Relation field: the object's relation holds one of the pointed-to objects (the

@@ -9,8 +9,10 @@ public import CirrusModel
 ///   listed users and roles; `_User` find is off by default (seed 000 L918–925), `_File` delete too;
 /// - `_User` objects are created by sign-up only and changed or deleted only by the user themself (LeanCloud's
 ///   206 without that user's session); `_Session` objects only through the session endpoints;
-/// - column flags: clients may not write read-only fields, nor query or sort on hidden ones;
-/// - a query that reads another class in a sub-query needs that class's find permission.
+/// - column flags: clients may not write read-only fields (which fields they may read and name in a query is
+///   ``FieldVisibility``'s);
+/// - a query that reads another class in a sub-query needs that class's find permission, and one that lists a
+///   relation (`$relatedTo`) the get permission of the relation's owner class.
 public struct AccessPolicy: Sendable {
     public init() {}
 
@@ -69,17 +71,6 @@ public struct AccessPolicy: Sendable {
         }
     }
 
-    /// Refuses a query that filters or sorts on a field the caller may not see, in the class or a sub-query's class.
-    /// - Parameter schemaOf: the recorded schema of a class.
-    public func checkVisibleFields(
-        _ reads: [(className: String, field: String)], schemaOf: (String) -> ClassSchema?, caller: Caller
-    ) throws(APIError) {
-        guard !caller.isMaster else { return }
-        for (className, field) in reads where schemaOf(className)?.hiddenFields.contains(field) == true {
-            throw APIError(.classPermissionDenied, "Forbidden to query the hidden field '\(field)' of \(className).")
-        }
-    }
-
     static func verb(_ operation: ClassPermissions.Operation) -> String {
         switch operation {
         case .addFields: "add fields"
@@ -90,10 +81,11 @@ public struct AccessPolicy: Sendable {
 
 extension Condition {
     /// Every field a condition reads, with its class: `className` for this condition's own fields, a sub-query's
-    /// class for the fields of its condition and its `$select` key.
+    /// class for the fields of its condition and its `$select` key, the owner's class for a `$relatedTo` key.
     func fieldsRead(in className: String) -> [(className: String, field: String)] {
         switch self {
-        case .always, .relatedTo: return []
+        case .always: return []
+        case .relatedTo(let owner, let key): return [(owner.className, key)]
         case .and(let parts), .or(let parts), .nor(let parts): return parts.flatMap { $0.fieldsRead(in: className) }
         case .inQuery(let path, let query, _):
             return [(className, path.root)] + query.condition.fieldsRead(in: query.className)

@@ -1,11 +1,18 @@
 public import CirrusModel
 public import CirrusStorage
 
-/// Which stored fields a caller may see: applied to every object the services return, included objects too.
+/// Which fields a caller may read: the one field-level gate of every path that returns or compares data.
 ///
-/// Clients never see a class's hidden fields, and a `_User`'s `authData` is shown to that user and to the master
-/// key only (seed 000 L1023). Passwords and session tokens are never in an object's document, so they cannot leak
-/// through any read path.
+/// - Every object a service returns, included objects, write replies (`fetchWhenSave`) and batch replies too, goes
+///   through ``redact(_:schema:for:)``: clients never see a class's hidden fields, and the personal fields of a
+///   `_User` (`email`, `mobilePhoneNumber`, `authData`; see ``ClassSchema/privateFields(of:schema:)``) are shown to
+///   that user and to the master key only.
+/// - Every field a client names to compare, sort, group, aggregate or select on — in a query's `where` and its
+///   sub-queries, `$relatedTo`, `order`, statistics, CQL/BQL, and the `where` of a conditional write — goes through
+///   ``checkNamed(_:schemaOf:for:)``: a field the caller could not read on every object may not be named at all, or
+///   the answer (or the success of a conditional write) would reveal it.
+///
+/// Passwords and session tokens are never in an object's document, so they cannot leak through any read path.
 public struct FieldVisibility: Sendable {
     /// What an uploaded file's `url` starts with; the URL is built on each read, so a new domain needs no rewrite.
     public var fileURLBase: String?
@@ -21,8 +28,22 @@ public struct FieldVisibility: Sendable {
         }
         guard !caller.isMaster else { return }
         for field in schema?.hiddenFields ?? [] { object.fields.removeValue(forKey: field) }
-        if object.className == "_User", !caller.isUser(object.objectId) {
-            object.fields.removeValue(forKey: "authData")
+        if !caller.isUser(object.objectId) {
+            for field in ClassSchema.privateFields(of: object.className, schema: schema) { object.fields.removeValue(forKey: field) }
+        }
+    }
+
+    /// Refuses fields that `caller` may not compare, sort, group or select on.
+    /// - Parameters:
+    ///   - names: the fields named, each with its class (a sub-query names fields of another class).
+    ///   - schemaOf: the recorded schema of a class.
+    /// - Throws: ``APIError`` ``APIError/Reason/classPermissionDenied``.
+    public func checkNamed(
+        _ names: [(className: String, field: String)], schemaOf: (String) -> ClassSchema?, for caller: Caller
+    ) throws(APIError) {
+        guard !caller.isMaster else { return }
+        for (className, field) in names where ClassSchema.protectedFields(of: className, schema: schemaOf(className)).contains(field) {
+            throw APIError(.classPermissionDenied, "Forbidden to query the protected field '\(field)' of \(className).")
         }
     }
 }

@@ -46,6 +46,7 @@ extension ObjectService {
         if className == "_File" { throw APIError(.immutableField, "Files do not change after their upload.") }
         let recorded = try await schemas.schema(of: className)
         try policy.check(.update, on: className, objectId: objectId, schema: recorded, caller: caller)
+        if let condition { try await authorizeNaming(className, schema: recorded, condition: condition, sorting: [], caller: caller) }
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
         try await fileLinker.link(&update)
         let accountWrites = className == "_User" ? try await prepareUserUpdate(&update, userId: objectId, caller: caller) : []
@@ -58,6 +59,7 @@ extension ObjectService {
         var command = try planner.update(objectId, update, condition: condition, now: Timestamp.now())
         try policy.checkWrite(update, newFields: command.newFields, schema: schema, caller: caller)
         command.writers = caller.writers
+        command.readers = caller.readers
         command.accountWrites = accountWrites
         var keys: [String] = []
         for (path, _) in update.operations where !keys.contains(path.root) { keys.append(path.root) }
@@ -73,7 +75,10 @@ extension ObjectService {
             try Self.checkObjectId(id)
             try policy.check(.delete, on: className, objectId: id, schema: schema, caller: caller)
         }
-        return WriteCommand.Delete(className: className, objectIds: objectIds, condition: condition, schema: schema, writers: caller.writers)
+        if let condition { try await authorizeNaming(className, schema: schema, condition: condition, sorting: [], caller: caller) }
+        return WriteCommand.Delete(
+            className: className, objectIds: objectIds, condition: condition, schema: schema, writers: caller.writers, readers: caller.readers
+        )
     }
 
     /// The rules of a user update: third-party links merged and checked, the password moved to the account tables

@@ -61,19 +61,33 @@ extension ObjectService {
         Includer(store: store, caller: caller, visibility: visibility, schemas: schemas)
     }
 
-    /// The checks of a read: the class's find permission, the find permission of every class a sub-query reads,
-    /// and no condition or sort key on a field hidden from the caller.
+    /// The checks of a read: the class's find permission, then ``authorizeNaming(_:schema:condition:sorting:caller:)``.
     func authorizeQuery(_ className: String, schema: ClassSchema?, condition: Condition, sorting: [FieldPath], caller: Caller) async throws {
         try policy.check(.find, on: className, schema: schema, caller: caller)
+        try await authorizeNaming(className, schema: schema, condition: condition, sorting: sorting, caller: caller)
+    }
+
+    /// The read rights a condition needs, wherever it is used (a query, a statistics query, a conditional write):
+    /// the find permission of every class a sub-query reads, the get permission of the class of every object whose
+    /// relation it lists, and no condition, sort or group key on a field the caller may not read.
+    func authorizeNaming(_ className: String, schema: ClassSchema?, condition: Condition, sorting: [FieldPath], caller: Caller) async throws {
         guard !caller.isMaster else { return }
         var known: [String: ClassSchema?] = [className: schema]
-        for inner in condition.referencedClassNames.sorted() where known[inner] == nil {
-            let innerSchema = try await schemas.schema(of: inner)
-            try policy.check(.find, on: inner, schema: innerSchema, caller: caller)
-            known[inner] = innerSchema
+        func load(_ name: String) async throws -> ClassSchema? {
+            if let cached = known[name] { return cached }
+            let loaded = try await schemas.schema(of: name)
+            known[name] = loaded
+            return loaded
         }
-        let reads = condition.fieldsRead(in: className) + sorting.map { (className, $0.root) }
-        try policy.checkVisibleFields(reads, schemaOf: { known[$0] ?? nil }, caller: caller)
+        for inner in condition.referencedClassNames.sorted() {
+            try policy.check(.find, on: inner, schema: try await load(inner), caller: caller)
+        }
+        for owner in Set(condition.relationOwners.map(\.className)).sorted() {
+            try policy.check(.get, on: owner, schema: try await load(owner), caller: caller)
+        }
+        let named = condition.fieldsRead(in: className) + sorting.map { (className, $0.root) }
+        for name in Set(named.map(\.className)) { _ = try await load(name) }
+        try visibility.checkNamed(named, schemaOf: { known[$0] ?? nil }, for: caller)
     }
 
     /// The class a query for `className` with `redirectClassNameForKey=key` runs on: the target class when `key`

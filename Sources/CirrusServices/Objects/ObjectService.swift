@@ -29,9 +29,10 @@ public struct ObjectService: Sendable {
 
     /// Creates an object from a request body.
     /// - Throws: ``APIError`` for an invalid class, body or value, a type mismatch, or an oversized object.
+    /// - Returns: the object as stored, with only the fields the caller may read.
     public func create(_ className: String, body: JSON, options: WriteOptions, caller: Caller) async throws -> StoredObject {
         let command = try await prepareCreate(className, body: body, options: options, caller: caller)
-        return try await performOne(.insert(command), className: className).object
+        return try await visible(try await performOne(.insert(command), className: className).object, to: caller)
     }
 
     /// Updates an object; with `condition`, only if the stored object satisfies it (else 305).
@@ -42,7 +43,30 @@ public struct ObjectService: Sendable {
     ) async throws -> UpdateOutcome {
         let (command, keys) = try await prepareUpdate(className, objectId: objectId, body: body, condition: condition, options: options, caller: caller)
         let object = try await performOne(.update(command), className: className).object
-        return UpdateOutcome(object: object, changedKeys: keys)
+        return UpdateOutcome(object: try await visible(object, to: caller), changedKeys: keys)
+    }
+
+    /// Runs commands in one transaction (all or nothing when `atomically`), records each committed one, and
+    /// returns the objects written with only the fields each command's caller may read.
+    public func commit(_ commands: [(command: WriteCommand, caller: Caller)], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
+        var results = try await store.perform(commands.map(\.command), atomically: atomically)
+        for (index, result) in results.enumerated() {
+            guard case .success(let written) = result else { continue }
+            await record(commands[index].command, result: written)
+            switch written {
+            case .inserted(let object): results[index] = .success(.inserted(try await visible(object, to: commands[index].caller)))
+            case .updated(let object): results[index] = .success(.updated(try await visible(object, to: commands[index].caller)))
+            case .deleted, .account: break
+            }
+        }
+        return results
+    }
+
+    /// `object` with only the fields `caller` may read (the reply of a write).
+    func visible(_ object: StoredObject, to caller: Caller) async throws -> StoredObject {
+        var object = object
+        visibility.redact(&object, schema: try await schemas.schema(of: object.className), for: caller)
+        return object
     }
 
     /// Deletes objects by id; with `condition`, only those that satisfy it.

@@ -57,7 +57,7 @@ public struct SchemaChange: Sendable {
             fields[name] = try Self.type(typeName, target: members["targetClass"] ?? members["className"], field: name)
         }
         guard let flags = FieldOptions(wire: spec) else { throw Self.invalid("the flags of '\(name)' must be booleans") }
-        if members["hidden"] != nil || members["read_only"] != nil || members["readOnly"] != nil { fieldOptions[name] = flags }
+        if !FieldOptions.wireNames.isDisjoint(with: members.keys) { fieldOptions[name] = flags }
         if members["type"] == nil, fieldOptions[name] == nil { throw Self.invalid("the field '\(name)' needs a type") }
     }
 

@@ -94,8 +94,13 @@ public struct SchemaService: Sendable {
                 throw APIError(.incorrectType, "The field '\(field)' exists with type \(recorded), not \(type).")
             }
         }
-        for field in change.fieldOptions.keys where current.type(of: field) == nil && change.fields[field] == nil {
+        for field in change.fieldOptions.keys where current.type(of: field) == nil && change.fields[field] == nil && !protected.contains(field) {
             throw APIError(.invalidKeyName, "The field '\(field)' does not exist.")
+        }
+        for (field, flags) in change.fieldOptions where flags.exposed {
+            guard current.className == "_User", ClassSchema.exposablePersonalFields.contains(field) else {
+                throw APIError(.invalidParameter, "Only the email and mobilePhoneNumber fields of _User can be exposed.")
+            }
         }
         for name in change.droppedIndexes where current.options.indexes[name] == nil {
             throw APIError(.invalidParameter, "The index '\(name)' does not exist.")

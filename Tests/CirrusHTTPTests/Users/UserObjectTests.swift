@@ -38,7 +38,7 @@ struct UserObjectTests {
             #expect(selfVerified.status == 200)
             #expect(try await client.request(.leancloud, .get, "/users/\(user.id)").json["mobilePhoneVerified"] == false)
             _ = try await client.request(.leancloud, .put, "/users/\(user.id)", json: ["email": "new@example.com"], auth: .session(user.token))
-            let after = try await client.request(.leancloud, .get, "/users/\(user.id)")
+            let after = try await client.request(.leancloud, .get, "/users/\(user.id)", auth: .session(user.token))
             #expect(after.json["email"] == "new@example.com")
             #expect(after.json["emailVerified"] == false)
             let blank = try await client.request(.leancloud, .put, "/users/\(user.id)", json: ["username": ""], auth: .session(user.token))

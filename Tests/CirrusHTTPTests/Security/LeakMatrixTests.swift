@@ -1,0 +1,153 @@
+import CirrusModel
+import CirrusTesting
+import Testing
+
+/// Every read path × every caller × every dialect: no reply carries a hidden field's value, nor another user's
+/// personal data (e-mail, phone number, third-party ids and tokens), nor the members of a relation whose owner the
+/// caller cannot read. Replies are searched as text, so a leak anywhere in them (an included object, a batch item,
+/// a `fetchWhenSave` reply, a CQL result) is caught.
+@Suite("Attack matrix: nothing leaks")
+struct LeakMatrixTests {
+    /// A read path, or a write whose reply shows the object.
+    enum ReadPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case get, find, keys, excludeKeys, include, getInclude, getUser, findUsers, userKeys, includeUserArray, cqlFind, cqlInclude,
+            cqlUsers, batchGet, fetchWhenSaveUpdate, newUpdate, fetchWhenSaveCreate, batchFetchWhenSave, transactionFetchWhenSave,
+            statistics, scan, userMe
+        var testDescription: String { rawValue }
+    }
+
+    static let cases = Endpoint.matrix(ReadPath.self)
+
+    @Test("no read path shows a caller a hidden value or another user's personal data", arguments: cases)
+    func nothingLeaks(_ endpoint: Endpoint, _ path: ReadPath) async throws {
+        try await TestServer.with { client in
+            let fixture = try await SecretsFixture.make(client, endpoint)
+            for caller in SecretsFixture.Caller.allCases {
+                let replies = try await Self.read(path, client, endpoint, fixture, fixture.auth(caller))
+                for reply in replies {
+                    for secret in SecretsFixture.forbidden(to: caller) {
+                        #expect(!reply.bodyText.contains(secret), "\(path) as \(caller) in \(endpoint.dialect) shows \(secret): \(reply.bodyText)")
+                    }
+                }
+            }
+            // The master key reads everything, so the paths do reach the secrets.
+            let master = try await Self.read(path, client, endpoint, fixture, .master).map(\.bodyText).joined()
+            if Self.reachesHidden.contains(path) {
+                #expect(master.contains(SecretsFixture.hiddenSecret) || master.contains(String(SecretsFixture.hiddenNumber)), "\(path): \(master)")
+            }
+            if Self.reachesPersonal.contains(path) { #expect(master.contains(SecretsFixture.email), "\(path): \(master)") }
+        }
+    }
+
+    /// The paths whose master-key reply holds a hidden value.
+    static let reachesHidden: Set<ReadPath> = [
+        .get, .find, .keys, .include, .getInclude, .cqlFind, .cqlInclude, .batchGet, .fetchWhenSaveUpdate, .newUpdate, .batchFetchWhenSave,
+        .transactionFetchWhenSave, .scan,
+    ]
+    /// The paths whose master-key reply holds the owner's e-mail.
+    static let reachesPersonal: Set<ReadPath> = [.include, .getInclude, .getUser, .findUsers, .userKeys, .includeUserArray, .cqlInclude, .cqlUsers, .batchGet]
+
+    static func read(
+        _ path: ReadPath, _ client: TestClient, _ endpoint: Endpoint, _ fixture: SecretsFixture, _ auth: TestClient.Auth
+    ) async throws -> [TestReply] {
+        let vault = "/classes/Vault/\(fixture.vault)"
+        let owner = fixture.users.owner.id
+        func get(_ suffix: String) async throws -> [TestReply] { [try await client.request(endpoint, .get, suffix, auth: auth)] }
+        func cql(_ statement: String) async throws -> [TestReply] {
+            try await get("/cloudQuery?\(endpoint.dialect == .bmob ? "bql" : "cql")=" + URLQuery.encode(statement))
+        }
+        switch path {
+        case .get: return try await get(vault)
+        case .find: return try await get("/classes/Vault")
+        case .keys: return try await get("/classes/Vault?keys=secret,hiddenNum,label")
+        case .excludeKeys: return try await get("/classes/Vault?excludeKeys=label")
+        case .include: return try await get("/classes/Vault?include=owner")
+        case .getInclude: return try await get(vault + "?include=owner")
+        case .getUser: return try await get("/users/\(owner)")
+        case .findUsers: return try await get("/users")
+        case .userKeys: return try await get("/users?keys=email,mobilePhoneNumber,authData,username")
+        case .includeUserArray:
+            let pointer: JSON = ["__type": "Pointer", "className": "_User", "objectId": .string(owner)]
+            let list = try await client.create(endpoint, "List", ["people": [pointer, pointer]])
+            return try await get("/classes/List/\(list)?include=people")
+        case .cqlFind: return try await cql("select * from Vault")
+        case .cqlInclude: return try await cql("select include owner, * from Vault")
+        case .cqlUsers: return try await cql("select * from _User")
+        case .batchGet:
+            let prefix = endpoint.prefix
+            return [try await client.request(endpoint, .post, "/batch", json: [
+                "requests": [
+                    ["method": "GET", "path": .string(prefix + vault)], ["method": "GET", "path": .string("\(prefix)/users/\(owner)")],
+                    ["method": "GET", "path": .string(prefix + "/classes/Vault"), "params": ["include": "owner"]],
+                ],
+            ], auth: auth)]
+        case .fetchWhenSaveUpdate:
+            return [try await client.request(endpoint, .put, vault + "?fetchWhenSave=true", json: [
+                "hiddenNum": ["__op": "Increment", "amount": 0], "secret": .string(SecretsFixture.hiddenSecret), "label": "open",
+            ], auth: auth)]
+        case .newUpdate:
+            return [try await client.request(endpoint, .put, vault + "?new=true", json: ["hiddenNum": ["__op": "Increment", "amount": 0]], auth: auth)]
+        case .fetchWhenSaveCreate:
+            return [try await client.request(endpoint, .post, "/classes/Vault?fetchWhenSave=true", json: [
+                "label": "new", "owner": ["__type": "Pointer", "className": "_User", "objectId": .string(owner)],
+            ], auth: auth)]
+        case .batchFetchWhenSave, .transactionFetchWhenSave:
+            var body: [String: JSON] = [
+                "requests": [[
+                    "method": "PUT", "path": .string(endpoint.prefix + vault), "body": ["hiddenNum": ["__op": "Increment", "amount": 0]],
+                    "params": ["fetchWhenSave": true],
+                ]],
+            ]
+            if path == .transactionFetchWhenSave { body["transaction"] = true }
+            return [try await client.request(endpoint, .post, "/batch", json: .object(body), auth: auth)]
+        case .statistics: return try await get("/classes/Vault?groupby=label&groupcount=true")
+        case .scan: return [try await client.request(.leancloud, .get, "/scan/classes/Vault", auth: auth)]
+        case .userMe: return try await get("/users/me")
+        }
+    }
+
+    /// A relation's members, through each way of listing them.
+    enum RelationPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case relatedTo, redirectClassName, cqlRelated, innerRelatedTo, count
+        var testDescription: String { rawValue }
+    }
+
+    static let relationCases = Endpoint.matrix(RelationPath.self)
+
+    @Test("a relation lists its members only to callers who may read its owner", arguments: relationCases)
+    func relationsOfUnreadableOwners(_ endpoint: Endpoint, _ path: RelationPath) async throws {
+        try await TestServer.with { client in
+            let fixture = try await SecretsFixture.make(client, endpoint)
+            let readers: Set<SecretsFixture.Caller> = [.master, .owner]
+            for caller in SecretsFixture.Caller.allCases {
+                let reply = try await Self.members(path, client, endpoint, fixture, fixture.auth(caller))
+                let listed = reply.bodyText.contains(fixture.doc) || reply.json["count"] == 1
+                #expect(listed == readers.contains(caller), "\(path) as \(caller) in \(endpoint.dialect): \(reply.bodyText)")
+            }
+        }
+    }
+
+    static func members(
+        _ path: RelationPath, _ client: TestClient, _ endpoint: Endpoint, _ fixture: SecretsFixture, _ auth: TestClient.Auth
+    ) async throws -> TestReply {
+        let holder: JSON = ["__type": "Pointer", "className": "Holder", "objectId": .string(fixture.holder)]
+        let related: JSON = ["$relatedTo": ["object": holder, "key": "docs"]]
+        switch path {
+        case .relatedTo:
+            return try await client.request(endpoint, .get, "/classes/Doc?" + URLQuery.whereClause(related), auth: auth)
+        case .redirectClassName:
+            return try await client.request(endpoint, .get, "/classes/Holder?redirectClassNameForKey=docs&" + URLQuery.whereClause(related), auth: auth)
+        case .cqlRelated:
+            let statement = "select * from Doc where related docs to pointer('Holder', '\(fixture.holder)')"
+            return try await client.request(endpoint, .get, "/cloudQuery?\(endpoint.dialect == .bmob ? "bql" : "cql")=" + URLQuery.encode(statement), auth: auth)
+        case .innerRelatedTo:
+            let outer: JSON = ["doc": ["$inQuery": ["className": "Doc", "where": related]]]
+            let pointer: JSON = ["__type": "Pointer", "className": "Doc", "objectId": .string(fixture.doc)]
+            _ = try await client.create(endpoint, "Ref", ["doc": pointer, "docId": .string(fixture.doc)])
+            let reply = try await client.request(endpoint, .get, "/classes/Ref?" + URLQuery.whereClause(outer), auth: auth)
+            return reply
+        case .count:
+            return try await client.request(endpoint, .get, "/classes/Doc?count=1&limit=0&" + URLQuery.whereClause(related), auth: auth)
+        }
+    }
+}
