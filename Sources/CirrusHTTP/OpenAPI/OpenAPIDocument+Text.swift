@@ -5738,8 +5738,7 @@ extension OpenAPIDocument {
         "description": "Statistics: sum these Number fields (comma-separated); the reply has `_sum<Field>`.",
         "schema": {
           "type": "string"
-        },
-        "example": "score"
+        }
       },
       "average": {
         "name": "average",
@@ -5775,8 +5774,7 @@ extension OpenAPIDocument {
         "description": "Statistics: group by these fields (Dates group by day, UTC).",
         "schema": {
           "type": "string"
-        },
-        "example": "playerName"
+        }
       },
       "groupcount": {
         "name": "groupcount",
@@ -5799,11 +5797,6 @@ extension OpenAPIDocument {
           "application/json": {
             "schema": {
               "type": "object"
-            },
-            "example": {
-              "_sumScore": {
-                "$gt": 1000
-              }
             }
           }
         }
