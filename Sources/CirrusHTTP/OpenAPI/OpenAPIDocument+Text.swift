@@ -3920,7 +3920,9 @@ extension OpenAPIDocument {
           {
             "type": "object",
             "required": [
-              "__type"
+              "__type",
+              "objectId",
+              "url"
             ],
             "properties": {
               "__type": {
@@ -4499,6 +4501,60 @@ extension OpenAPIDocument {
           "$lt": 3000
         }
       },
+      "StoredValue": {
+        "description": "A field's value in a reply: any JSON value, where every JSON object with a `__type`, at any depth, is one of the typed values (`Date`, `Pointer`, `File`, `GeoPoint`, `Relation`, `Bytes`).",
+        "if": {
+          "type": "object",
+          "required": [
+            "__type"
+          ]
+        },
+        "then": {
+          "anyOf": [
+            {
+              "$ref": "#/components/schemas/Date"
+            },
+            {
+              "$ref": "#/components/schemas/Pointer"
+            },
+            {
+              "$ref": "#/components/schemas/File"
+            },
+            {
+              "$ref": "#/components/schemas/FileReference"
+            },
+            {
+              "$ref": "#/components/schemas/GeoPoint"
+            },
+            {
+              "$ref": "#/components/schemas/Relation"
+            },
+            {
+              "$ref": "#/components/schemas/Bytes"
+            }
+          ]
+        },
+        "else": {
+          "if": {
+            "type": "array"
+          },
+          "then": {
+            "items": {
+              "$ref": "#/components/schemas/StoredValue"
+            }
+          },
+          "else": {
+            "if": {
+              "type": "object"
+            },
+            "then": {
+              "additionalProperties": {
+                "$ref": "#/components/schemas/StoredValue"
+              }
+            }
+          }
+        }
+      },
       "Object": {
         "type": "object",
         "description": "An object as read: its fields in the encodings above, `objectId`, `createdAt`, `updatedAt`, the Relation descriptors of its class, and `ACL` with `returnACL=true`.",
@@ -4521,12 +4577,48 @@ extension OpenAPIDocument {
             "$ref": "#/components/schemas/ACL"
           }
         },
-        "additionalProperties": true,
+        "additionalProperties": {
+          "$ref": "#/components/schemas/StoredValue"
+        },
         "example": {
           "objectId": "6b027f22234b4712c3293641",
           "score": 1337,
           "playerName": "Sean Plott",
           "cheatMode": false,
+          "when": {
+            "__type": "Date",
+            "iso": "2015-06-21T18:02:52.249Z"
+          },
+          "author": {
+            "__type": "Pointer",
+            "className": "_User",
+            "objectId": "6b027f22234b4712c3293642"
+          },
+          "location": {
+            "__type": "GeoPoint",
+            "latitude": 39.9,
+            "longitude": 116.4
+          },
+          "avatar": {
+            "__type": "File",
+            "objectId": "6b027f22234b4712c3293643",
+            "name": "avatar.png",
+            "key": "b9f3c2e1a0d84e2f9c7a.png",
+            "url": "http://127.0.0.1:3000/files/b9f3c2e1a0d84e2f9c7a.png",
+            "mime_type": "image/png",
+            "bucket": "cirrus",
+            "provider": "cirrus",
+            "metaData": {
+              "owner": "unknown",
+              "size": 1024
+            },
+            "createdAt": "2015-06-21T18:02:52.249Z",
+            "updatedAt": "2015-06-21T18:02:52.249Z"
+          },
+          "fans": {
+            "__type": "Relation",
+            "className": "_User"
+          },
           "createdAt": "2015-06-21T18:02:52.249Z",
           "updatedAt": "2015-06-21T18:02:52.249Z"
         }
@@ -4550,7 +4642,9 @@ extension OpenAPIDocument {
       "Projection": {
         "type": "object",
         "description": "An object with `keys=` applied: only the chosen fields (and, unless excluded with `-key`, the built-in keys).",
-        "additionalProperties": true
+        "additionalProperties": {
+          "$ref": "#/components/schemas/StoredValue"
+        }
       },
       "Created": {
         "type": "object",
