@@ -88,8 +88,8 @@ public struct APIRouter: Sendable {
     /// `OPTIONS`, which every path answers (CORS preflight).
     func allowedMethods(_ segments: [String], dialect: Dialect) -> String {
         var methods: [String] = []
-        for route in routes where route.dialects.contains(dialect) && !methods.contains(route.method.rawValue) && Self.bind(route.pattern, segments) != nil {
-            methods.append(route.method.rawValue)
+        for route in routes where route.dialects.contains(dialect) && Self.bind(route.pattern, segments) != nil {
+            if !methods.contains(route.method.rawValue) { methods.append(route.method.rawValue) }
         }
         return (methods + ["OPTIONS"]).joined(separator: ", ")
     }
