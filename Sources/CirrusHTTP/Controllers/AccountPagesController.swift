@@ -37,7 +37,9 @@ struct AccountPagesController: Sendable {
                 let form = QueryString.parse(String(buffer: body), plus: .space)
                 return try await resetPassword(form)
             case (_, "/auth/verify-email"), (_, "/auth/reset-password"):
-                return page(.methodNotAllowed, "Not allowed", "This page cannot be used that way.")
+                var response = page(.methodNotAllowed, "Not allowed", "This page cannot be used that way.")
+                response.headers[.allow] = path == "/auth/verify-email" ? "GET, HEAD" : "GET, HEAD, POST"
+                return response
             default:
                 return page(.notFound, "Not found", "There is no such page.")
             }

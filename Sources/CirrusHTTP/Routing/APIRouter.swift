@@ -35,6 +35,11 @@ public struct APIRouter: Sendable {
         ))
     }
 
+    /// Every endpoint: its method, path pattern (`classes/:className`) and dialects, for the API description's tests.
+    var endpoints: [(method: HTTPRequest.Method, path: String, dialects: Set<Dialect>)] {
+        routes.map { ($0.method, $0.pattern.joined(separator: "/"), $0.dialects) }
+    }
+
     /// The route for a request and its parameters.
     /// - Throws: ``APIError`` ``APIError/Reason/notFound`` or ``APIError/Reason/methodNotAllowed``.
     func match(_ method: HTTPRequest.Method, _ segments: [String], dialect: Dialect) throws(APIError) -> (Route, [String: String]) {
@@ -71,7 +76,21 @@ public struct APIRouter: Sendable {
             request.parameters = parameters
             return try await route.handler(request)
         } catch {
-            return ErrorReply.response(for: error, dialect: request.dialect)
+            var response = ErrorReply.response(for: error, dialect: request.dialect)
+            if (error as? APIError)?.reason == .methodNotAllowed {
+                response.headers.append((.allow, allowedMethods(request.segments, dialect: request.dialect)))
+            }
+            return response
         }
+    }
+
+    /// The `Allow` header of a 405 (RFC 9110 requires it): the methods of the endpoints at these segments, and
+    /// `OPTIONS`, which every path answers (CORS preflight).
+    func allowedMethods(_ segments: [String], dialect: Dialect) -> String {
+        var methods: [String] = []
+        for route in routes where route.dialects.contains(dialect) && Self.bind(route.pattern, segments) != nil {
+            if !methods.contains(route.method.rawValue) { methods.append(route.method.rawValue) }
+        }
+        return (methods + ["OPTIONS"]).joined(separator: ", ")
     }
 }

@@ -41,6 +41,7 @@ public struct CirrusResponder: HTTPResponder {
         if let page = await pages?.respond(to: request, maximumBodySize: maximumBodySize) { return page }
         if let download = await downloads?.respond(to: request) { return download }
         if let archive = await exports?.respond(to: request) { return archive }
+        if let document = OpenAPIDocument.respond(to: request) { return document }
         guard let path = DialectPath.resolve(request.uri.path, headers: request.headers) else {
             return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
         }
