@@ -51,7 +51,9 @@ extension ObjectService {
         try await fileLinker.link(&update)
         let accountWrites = className == "_User" ? try await prepareUserUpdate(&update, userId: objectId, caller: caller) : []
         if className == "_Role" {
-            let stored = try await store.fetch(className: className, ids: [objectId]).first
+            // The name is read with the caller's rights: a role it may not read has no name to compare with, so the
+            // answer to a name sent in an update cannot tell a right guess from a wrong one.
+            let stored = try await readable(className, objectId: objectId, caller: caller).first
             try RoleRules().checkUpdate(update, storedName: stored?.fields["name"]?.stringValue)
         }
         guard let schema = try await schemas.schema(of: className) else { throw Self.classNotFound(className) }

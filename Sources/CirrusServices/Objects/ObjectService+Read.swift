@@ -44,7 +44,7 @@ extension ObjectService {
 
     /// The object with this id if the caller may read it: the master key fetches it, anyone else finds it
     /// through the store's read predicate.
-    private func readable(_ className: String, objectId: String, caller: Caller) async throws -> [StoredObject] {
+    func readable(_ className: String, objectId: String, caller: Caller) async throws -> [StoredObject] {
         let schema = try await schemas.schema(of: className)
         var objects: [StoredObject]
         if let readers = caller.readers {

@@ -144,3 +144,26 @@ struct NamingMatrixTests {
         }
     }
 }
+
+/// The name of a role is checked on update ("set once"): the check must not tell a caller who may not read the
+/// role whether a name it sends is the role's.
+@Suite("Attack matrix: role names")
+struct RoleNameOracleTests {
+    @Test("an update naming a role the caller may not read answers alike for a right and a wrong name", arguments: Endpoint.dialects)
+    func roleNameCannotBeGuessed(_ endpoint: Endpoint) async throws {
+        try await TestServer.with { client in
+            let fixture = try await PermissionFixture.make(client, endpoint)
+            let secretRole = try await client.request(endpoint, .post, "/roles", json: [
+                "name": "HiddenAdmins", "ACL": [.init(stringLiteral: fixture.owner.id): ["read": true, "write": true]],
+            ], auth: .master)
+            let id = try #require(secretRole.json["objectId"]?.stringValue, "\(secretRole.bodyText)")
+            for principal in Principal.allCases where principal != .master && principal != .owner {
+                let right = try await client.request(endpoint, .put, "/roles/\(id)", json: ["name": "HiddenAdmins"], auth: fixture.auth(principal))
+                let wrong = try await client.request(endpoint, .put, "/roles/\(id)", json: ["name": "Guess"], auth: fixture.auth(principal))
+                #expect(right.status >= 400 && right.status == wrong.status && right.code == wrong.code, "\(principal): \(right.bodyText) vs \(wrong.bodyText)")
+            }
+            let owner = try await client.request(endpoint, .put, "/roles/\(id)", json: ["name": "HiddenAdmins"], auth: fixture.auth(.owner))
+            #expect(owner.status == 200, "\(owner.bodyText)")
+        }
+    }
+}
