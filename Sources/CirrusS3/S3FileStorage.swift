@@ -57,8 +57,12 @@ public final class S3FileStorage: FileStorage {
     public func write(_ content: [UInt8], key: String, mimeType: String) async throws {
         var request = try objectRequest("PUT", key: key)
         request.headers["content-type"] = mimeType
+        // A conditional write (S3 since 2024, MinIO, R2): the bucket refuses it when the key exists (412), or while
+        // another write of it is in flight (409), so a content is never replaced.
+        request.headers["if-none-match"] = "*"
         request.body = content
         let response = try await send(request)
+        if response.status == 412 || response.status == 409 { throw FileStorageError.alreadyExists(key) }
         guard response.isSuccess else { throw response.failure("PUT \(endpoint.objectName(key))") }
     }
 
