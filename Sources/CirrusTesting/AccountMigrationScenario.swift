@@ -18,7 +18,7 @@ public enum AccountMigrationScenario {
         try await driver.insert("_User", ["username": "ann", "email": "Ann@x.io", "authData": ["github": ["uid": "g1"]]], id: "u1")
         try await execute(old, "DROP INDEX \"o__user_lower_unique_email\"")
         try await execute(old, "DELETE FROM \"_cirrus_migrations\" WHERE \"name\" IN ('0009_auth_links_from_users', '0010_email_unique_ignoring_case')")
-        let unionId: JSON = ["weixin": ["openid": "w1", "unionid": "un"], "_weixin_unionid": ["uid": "un"], "anonymous": ["id": 42], "bad": "x", "none": ["token": "t"]]
+        let unionId: JSON = ["weixin": ["openid": "w1", "unionid": "un"], "_weixin_unionid": ["uid": "un"], "anonymous": ["id": 42], "qq": ["openid": 7.0], "bad": "x", "none": ["token": "t"]]
         try await driver.insert("_User", ["username": "wei", "authData": unionId], id: "u2", createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_001))
         try await driver.insert("_User", ["username": "copy", "email": "ann@X.io", "authData": ["github": ["uid": "g1"]]], id: "u3",
             createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_002))
@@ -30,6 +30,7 @@ public enum AccountMigrationScenario {
         try verifyEqual(try await blocked.linkedUser(platform: "weixin", uid: "w1"), "u2", "an account by its openid")
         try verifyEqual(try await blocked.linkedUser(platform: "_weixin_unionid", uid: "un"), "u2", "a main account's UnionID")
         try verifyEqual(try await blocked.linkedUser(platform: "anonymous", uid: "42"), "u2", "an anonymous id given as a number")
+        try verifyEqual(try await blocked.linkedUser(platform: "qq", uid: "7"), "u2", "an id given as an integral double, read as LinkedAccount reads it")
         try verifyEqual(try await blocked.linkedUser(platform: "none", uid: "t"), nil, "an entry without an id")
         try verifyEqual(try await blocked.caseDuplicateEmails(limit: 10), ["ann@x.io"], "the addresses held in several cases")
         try verifyEqual(try await blocked.user(email: "ann@X.io")?.objectId, "u3", "the exact spelling first")

@@ -93,7 +93,8 @@ public enum SystemSchema {
         if dialect.name == "postgres" {
             let id = ["uid", "openid", "id"].map { key in
                 "CASE jsonb_typeof(\"p\".value -> '\(key)') WHEN 'string' THEN NULLIF(\"p\".value ->> '\(key)', '') "
-                    + "WHEN 'number' THEN CASE WHEN (\"p\".value ->> '\(key)') ~ '^-?[0-9]+$' THEN \"p\".value ->> '\(key)' END END"
+                    + "WHEN 'number' THEN CASE WHEN (\"p\".value ->> '\(key)') ~ '^-?[0-9]+(\\.0+)?$' "
+                    + "THEN split_part(\"p\".value ->> '\(key)', '.', 1) END END"
             }.joined(separator: ", ")
             select = "SELECT \"u\".\"id\", \"p\".key, COALESCE(\(id)) FROM \(users) AS \"u\", jsonb_each(CASE WHEN "
                 + "jsonb_typeof(\"u\".\"data\" -> 'authData') = 'object' THEN \"u\".\"data\" -> 'authData' ELSE '{}'::jsonb END) AS \"p\" "
@@ -101,7 +102,9 @@ public enum SystemSchema {
         } else {
             let id = ["uid", "openid", "id"].map { key in
                 "CASE json_type(\"p\".value, '$.\(key)') WHEN 'text' THEN NULLIF(json_extract(\"p\".value, '$.\(key)'), '') "
-                    + "WHEN 'integer' THEN CAST(json_extract(\"p\".value, '$.\(key)') AS TEXT) END"
+                    + "WHEN 'integer' THEN CAST(json_extract(\"p\".value, '$.\(key)') AS TEXT) "
+                    + "WHEN 'real' THEN CASE WHEN json_extract(\"p\".value, '$.\(key)') = CAST(json_extract(\"p\".value, '$.\(key)') AS INTEGER) "
+                    + "THEN CAST(CAST(json_extract(\"p\".value, '$.\(key)') AS INTEGER) AS TEXT) END END"
             }.joined(separator: ", ")
             select = "SELECT \"u\".\"id\", \"p\".key, COALESCE(\(id)) FROM \(users) AS \"u\", json_each(\"u\".\"data\", '$.authData') AS \"p\" "
                 + "WHERE \"p\".type = 'object' AND COALESCE(\(id)) IS NOT NULL"
