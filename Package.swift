@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "CirrusS3",
             dependencies: [
-                "CirrusStorage",
+                "CirrusModel", "CirrusStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 public import AsyncHTTPClient
+import CirrusModel
 public import CirrusServices
 import NIOCore
 import NIOHTTP1
@@ -23,31 +24,10 @@ public struct HTTPProviderClient: ProviderClient {
         }
         let (client, prepared) = (client, http)
         let deadline = TimeAmount.nanoseconds(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-        return try await Self.within(timeout) {
+        return try await TimeLimit.run(within: timeout) {
             let response = try await client.execute(prepared, timeout: deadline)
             let body = try await response.body.collect(upTo: Self.maximumReplySize)
             return ProviderReply(status: Int(response.status.code), body: Array(body.readableBytesView))
         }
     }
-
-    /// Runs `operation`, cancelling it when `timeout` passes first (the reply's body may stall after its head).
-    static func within<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let result = try await group.next(), let value = result else { throw ProviderTimeout(timeout: timeout) }
-            return value
-        }
-    }
-}
-
-/// A provider did not answer in time.
-struct ProviderTimeout: Error, CustomStringConvertible {
-    let timeout: Duration
-
-    var description: String { "no complete reply within \(timeout)" }
 }

@@ -1,4 +1,5 @@
 public import AsyncHTTPClient
+import CirrusModel
 public import CirrusStorage
 import Foundation
 public import Logging
@@ -83,7 +84,7 @@ public final class S3FileStorage: FileStorage {
     ///   timeout, TLS).
     func send(_ request: S3Request) async throws(FileStorageError) -> S3Response {
         do {
-            return try await withTimeout(configuration.timeout) { try await self.exchange(request) }
+            return try await TimeLimit.run(within: configuration.timeout) { try await self.exchange(request) }
         } catch {
             throw .failed("S3 \(request.method) \(request.url) failed: \(error)")
         }

@@ -53,13 +53,18 @@ struct AuthDataOptionsTests {
             (["--auth-timeout", "0"], "1 to 60 seconds"),
             (["--file-public-url", "files.example.com"], "is not an http(s) URL"),
         ]
-        try await Sandbox.with { sandbox in
-            for (arguments, message) in cases {
-                let process = try sandbox.launch(["serve", "--data-dir", sandbox.dataDirectory, "--port", String(try FreePort.next())] + arguments)
-                let status = try await process.waitForExit(timeout: .seconds(60))
-                #expect(status != .exited(0), "\(arguments)")
-                #expect(process.output.contains(message), "\(process.output)")
-            }
+        try await Sandbox.with { sandbox in try await sandbox.expectRefused(cases) }
+    }
+}
+
+extension Sandbox {
+    /// Starts `cirrus serve` with each case's arguments and expects it to stop, saying the case's message.
+    func expectRefused(_ cases: [(arguments: [String], message: String)], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for (arguments, message) in cases {
+            let process = try launch(["serve", "--data-dir", dataDirectory, "--port", String(try FreePort.next())] + arguments)
+            let status = try await process.waitForExit(timeout: .seconds(60))
+            #expect(status != .exited(0), "\(arguments)", sourceLocation: sourceLocation)
+            #expect(process.output.contains(message), "\(process.output)", sourceLocation: sourceLocation)
         }
     }
 }
