@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 import _CryptoExtras
@@ -22,11 +23,16 @@ public final class AuthProviderTestServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     public let baseURL: String
     private let appleKey: _RSA.Signing.PrivateKey
+    private let keyFetches: NIOLockedValueBox<Int>
 
-    private init(baseURL: String, appleKey: _RSA.Signing.PrivateKey) {
+    private init(baseURL: String, appleKey: _RSA.Signing.PrivateKey, keyFetches: NIOLockedValueBox<Int>) {
         self.baseURL = baseURL
         self.appleKey = appleKey
+        self.keyFetches = keyFetches
     }
+
+    /// How many times Apple's key set was fetched.
+    public var appleKeyFetches: Int { keyFetches.withLockedValue { $0 } }
 
     /// Where Apple's keys are published.
     public var appleKeysURL: String { baseURL + "/auth/keys" }
@@ -39,11 +45,12 @@ public final class AuthProviderTestServer: Sendable {
     /// Runs `body` with a server listening on a port of its own, then stops it.
     public static func with<T: Sendable>(_ body: @Sendable (AuthProviderTestServer) async throws -> T) async throws -> T {
         let appleKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let keyFetches = NIOLockedValueBox(0)
         let (ports, signal) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "cirrus.tests.providers")
         logger.logLevel = .critical
         let application = Application(
-            router: router(appleKey: appleKey.publicKey), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            router: router(appleKey: appleKey.publicKey, keyFetches: keyFetches), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { signal.yield($0.localAddress?.port ?? 0) }, logger: logger
         )
         let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
@@ -60,7 +67,7 @@ public final class AuthProviderTestServer: Sendable {
             guard port > 0 else { throw LiveTestServerError(description: "the provider test server did not listen") }
             let result: Result<T, any Error>
             do {
-                result = .success(try await body(AuthProviderTestServer(baseURL: "http://127.0.0.1:\(port)", appleKey: appleKey)))
+                result = .success(try await body(AuthProviderTestServer(baseURL: "http://127.0.0.1:\(port)", appleKey: appleKey, keyFetches: keyFetches)))
             } catch {
                 result = .failure(error)
             }
@@ -90,7 +97,7 @@ public final class AuthProviderTestServer: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    private static func router(appleKey: _RSA.Signing.PublicKey) -> Router<BasicRequestContext> {
+    private static func router(appleKey: _RSA.Signing.PublicKey, keyFetches: NIOLockedValueBox<Int>) -> Router<BasicRequestContext> {
         let router = Router()
         router.get("sns/auth") { request, _ in
             let query = request.uri.queryParameters
@@ -119,6 +126,7 @@ public final class AuthProviderTestServer: Sendable {
             }
         }
         router.get("auth/keys") { _, _ in
+            keyFetches.withLockedValue { $0 += 1 }
             let primitives = try appleKey.getKeyPrimitives()
             return json(#"{"keys":[{"kty":"RSA","kid":"k1","use":"sig","alg":"RS256","n":"\#(base64URL(Array(primitives.modulus)))","e":"\#(base64URL(Array(primitives.publicExponent)))"}]}"#)
         }

@@ -89,6 +89,38 @@ struct ProviderCheckTests {
         }
     }
 
+    @Test("Apple's keys are fetched once for concurrent first log-ins, and unknown key ids do not fetch them again within a minute")
+    func appleKeyCache() async throws {
+        let clock = TestClock(Timestamp.now())
+        var settings = TestServer.fastAccounts
+        settings.clock = { clock.now() }
+        let accounts = settings
+        try await AuthProviderTestServer.with { providers in
+            try await TestServer.with(accounts: accounts, configure: Self.checking(providers.baseURL)) { client in
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<8 {
+                        let token = try providers.appleToken(subject: "apple-\(index)", audience: "com.example.app")
+                        group.addTask {
+                            try await client.request(.leancloud, .post, "/users", json: ["authData": ["lc_apple": ["uid": .string("apple-\(index)"), "identity_token": .string(token)]]]).status
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses == Array(repeating: 201, count: 8))
+                #expect(providers.appleKeyFetches == 1)
+                for keyId in ["k7", "k8", "k9"] {
+                    let token = try providers.appleToken(subject: "apple-x", audience: "com.example.app", keyId: keyId)
+                    #expect(try await client.request(.leancloud, .post, "/users", json: ["authData": ["lc_apple": ["uid": "apple-x", "identity_token": .string(token)]]]).code == 251)
+                }
+                #expect(providers.appleKeyFetches == 1)
+                clock.advance(seconds: 61)
+                let later = try providers.appleToken(subject: "apple-x", audience: "com.example.app", keyId: "k9")
+                #expect(try await client.request(.leancloud, .post, "/users", json: ["authData": ["lc_apple": ["uid": "apple-x", "identity_token": .string(later)]]]).code == 251)
+                #expect(providers.appleKeyFetches == 2)
+            }
+        }
+    }
+
     @Test("a link through PUT is checked as a log-in is; the account then logs in to that user")
     func link() async throws {
         try await AuthProviderTestServer.with { providers in
