@@ -68,9 +68,12 @@ extension PostgresStorageAdapter {
         return try await read { connection in try await self.rows(connection, statement).first?.first?.integer.map(Int.init) ?? 0 }
     }
 
-    public func linkedUser(platform: String, uid: String) async throws -> String? {
-        let statement = AccountStatements(dialect: dialect).linkedUser(platform: platform, uid: uid)
-        return try await read { connection in try await self.rows(connection, statement).first?.first?.text }
+    public func linkedUser(platform: String, uid: String) async throws -> StoredObject? {
+        try await read { connection in
+            guard let table = try await self.existingTable(for: "_User", connection) else { return nil }
+            let statement = AccountStatements(dialect: self.dialect).linkedUser(platform: platform, uid: uid, userTable: table)
+            return try await self.rows(connection, statement).first.map { try StoredRow.decode($0, className: "_User").object }
+        }
     }
 
     public func user(email: String) async throws -> StoredObject? {

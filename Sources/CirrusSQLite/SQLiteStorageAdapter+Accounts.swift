@@ -73,9 +73,12 @@ extension SQLiteStorageAdapter {
         return try await pool.read { db in try self.rows(db, statement).first?[0] ?? 0 }
     }
 
-    public func linkedUser(platform: String, uid: String) async throws -> String? {
-        let statement = AccountStatements(dialect: dialect).linkedUser(platform: platform, uid: uid)
-        return try await pool.read { db in try self.rows(db, statement).first?[0] }
+    public func linkedUser(platform: String, uid: String) async throws -> StoredObject? {
+        try await pool.read { db in
+            guard let table = try self.existingTable(for: "_User", db) else { return nil }
+            let statement = AccountStatements(dialect: self.dialect).linkedUser(platform: platform, uid: uid, userTable: table)
+            return try self.rows(db, statement).first.map { try StoredRow.decode($0.sqlValues, className: "_User").object }
+        }
     }
 
     public func user(email: String) async throws -> StoredObject? {

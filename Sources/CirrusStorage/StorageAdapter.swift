@@ -62,8 +62,9 @@ public protocol StorageAdapter: Sendable {
     /// every role whose `roles` relation lists one of those. Computed in SQL.
     func roleNames(userId: String) async throws -> [String]
 
-    /// The user a third-party account is linked to (``AccountWrite/linkAccount(userId:platform:uid:)``), or `nil`.
-    func linkedUser(platform: String, uid: String) async throws -> String?
+    /// The user a third-party account is linked to (``AccountWrite/linkAccount(userId:platform:uid:)``), or `nil`;
+    /// one statement through the links' unique index.
+    func linkedUser(platform: String, uid: String) async throws -> StoredObject?
 
     /// The user whose `email` equals `email` ignoring the case of ASCII letters (the one spelled exactly so first), or
     /// `nil`; read through the case-insensitive unique index.

@@ -22,26 +22,29 @@ extension StorageConformance {
         let store = driver.store
         let first = try user(driver, "u1", ["username": "a", "authData": ["github": ["uid": "g1"]]], writes: [.linkAccount(userId: "u1", platform: "github", uid: "g1")])
         _ = try verifySuccess(try await driver.perform(first), "the first user linking g1")
-        try verifyEqual(try await store.linkedUser(platform: "github", uid: "g1"), "u1", "the holder of g1")
+        try verifyEqual(try await store.linkedUser(platform: "github", uid: "g1")?.objectId, "u1", "the holder of g1")
         let second = try user(driver, "u2", ["username": "b"], writes: [.linkAccount(userId: "u2", platform: "github", uid: "g1")])
         try verifyFailure(try await driver.perform(second), .duplicateValue(field: "authData"), "a second user linking g1")
         try verifyEqual(try await store.fetch(className: "_User", ids: ["u2"]).count, 0, "the refused user, rolled back")
-        try verifyEqual(try await store.linkedUser(platform: "gitlab", uid: "g1"), nil, "another platform's account with the same id")
+        try verifyEqual(try await store.linkedUser(platform: "gitlab", uid: "g1")?.objectId, nil, "another platform's account with the same id")
         _ = try verifySuccess(try await driver.perform(.account(.linkAccount(userId: "u1", platform: "github", uid: "g2"))), "relinking github")
-        try verifyEqual(try await store.linkedUser(platform: "github", uid: "g1"), nil, "the replaced account")
-        try verifyEqual(try await store.linkedUser(platform: "github", uid: "g2"), "u1", "the new account")
+        try verifyEqual(try await store.linkedUser(platform: "github", uid: "g1")?.objectId, nil, "the replaced account")
+        try verifyEqual(try await store.linkedUser(platform: "github", uid: "g2")?.objectId, "u1", "the new account")
         _ = try verifySuccess(try await driver.perform(.account(.unlinkAccount(userId: "u1", platform: "github"))), "unlinking github")
-        try verifyEqual(try await store.linkedUser(platform: "github", uid: "g2"), nil, "the unlinked account")
+        try verifyEqual(try await store.linkedUser(platform: "github", uid: "g2")?.objectId, nil, "the unlinked account")
         for platform in ["weibo", "qq"] {
             _ = try verifySuccess(try await driver.perform(.account(.linkAccount(userId: "u1", platform: platform, uid: "x"))), "linking \(platform)")
         }
         _ = try verifySuccess(try await driver.perform(.account(.unlinkAccount(userId: "u1", platform: nil))), "unlinking every platform")
-        try verifyEqual(try await store.linkedUser(platform: "qq", uid: "x"), nil, "an account unlinked with all")
+        try verifyEqual(try await store.linkedUser(platform: "qq", uid: "x")?.objectId, nil, "an account unlinked with all")
         _ = try verifySuccess(try await driver.perform(.account(.linkAccount(userId: "u1", platform: "weibo", uid: "w"))), "linking weibo")
         _ = try verifySuccess(
             try await driver.perform(.delete(WriteCommand.Delete(className: "_User", objectIds: ["u1"], condition: nil, schema: nil))), "deleting the user"
         )
-        try verifyEqual(try await store.linkedUser(platform: "weibo", uid: "w"), nil, "an account of a deleted user")
+        try verifyEqual(try await store.linkedUser(platform: "weibo", uid: "w")?.objectId, nil, "an account of a deleted user")
+        let successor = try user(driver, "u9", ["username": "c"], writes: [.linkAccount(userId: "u9", platform: "weibo", uid: "w")])
+        _ = try verifySuccess(try await driver.perform(successor), "another user linking the deleted user's account")
+        try verifyEqual(try await store.linkedUser(platform: "weibo", uid: "w")?.fields["username"], "c", "the account's new holder, read whole")
     }
 
     static func concurrentAuthLinks(_ driver: StorageConformanceDriver) async throws {

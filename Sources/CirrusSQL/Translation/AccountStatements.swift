@@ -74,9 +74,10 @@ public struct AccountStatements: Sendable {
             : "SELECT 1 FROM sqlite_master WHERE \"type\" = 'index' AND \"name\" = \(bind: .text(name))"
     }
 
-    /// Column: user_id; the user holding an account.
-    public func linkedUser(platform: String, uid: String) -> SQLFragment {
-        "SELECT \"user_id\" FROM \(raw: links) WHERE \"platform\" = \(bind: .text(platform)) AND \"uid\" = \(bind: .text(uid))"
+    /// The object columns of the user holding an account, found through the links' unique index.
+    public func linkedUser(platform: String, uid: String, userTable: String) -> SQLFragment {
+        "SELECT \(raw: ObjectStatements(dialect: dialect, table: userTable).columns) FROM \(raw: dialect.quote(userTable)) WHERE \"id\" = "
+            + "(SELECT \"user_id\" FROM \(raw: links) WHERE \"platform\" = \(bind: .text(platform)) AND \"uid\" = \(bind: .text(uid)))"
     }
 
     /// The object columns of the user whose e-mail is `email` ignoring ASCII case, the one spelled exactly so first,

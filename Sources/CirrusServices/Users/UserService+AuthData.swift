@@ -44,16 +44,14 @@ extension UserService {
 
     /// The user one of the accounts is linked to, or the main account of one's UnionID.
     func linkedUser(_ accounts: [LinkedAccount]) async throws -> StoredObject? {
-        var holder: String?
-        for account in accounts where holder == nil {
-            holder = try await store.linkedUser(platform: account.platform, uid: account.id)
+        for account in accounts {
+            if let user = try await store.linkedUser(platform: account.platform, uid: account.id) { return user }
         }
-        for account in accounts where holder == nil {
+        for account in accounts {
             guard let unionId = account.unionId, let key = account.unionKey else { continue }
-            holder = try await store.linkedUser(platform: key, uid: unionId)
+            if let user = try await store.linkedUser(platform: key, uid: unionId) { return user }
         }
-        guard let holder else { return nil }
-        return try await store.fetch(className: "_User", ids: [holder]).first
+        return nil
     }
 
     /// Adds or refreshes the accounts in the user's `authData`, keeping its other platforms; returns the user.
