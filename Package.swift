@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "CirrusS3",
             dependencies: [
-                "CirrusStorage",
+                "CirrusModel", "CirrusStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -91,6 +91,7 @@ let package = Package(
             name: "CirrusMessaging",
             dependencies: [
                 "CirrusModel", "CirrusServices",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -139,6 +140,7 @@ let package = Package(
             dependencies: [
                 "CirrusServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -3,8 +3,9 @@ import Foundation
 
 /// File contents as files in one directory (by default `<data dir>/files`), one file per key.
 ///
-/// A write goes to a temporary file in the same directory, is flushed to disk, and is then renamed onto its key, so
-/// a reader sees the whole content or nothing, also after a crash; leftover temporary files are removed at start.
+/// A write goes to a temporary file in the same directory, is flushed to disk, and is then linked to its key (which
+/// fails when the key exists), so a reader sees the whole content or nothing, also after a crash, and a content is
+/// never replaced; leftover temporary files are removed at start.
 public struct LocalFileStorage: FileStorage {
     public let directory: String
     public var name: String { "local" }
@@ -36,7 +37,12 @@ public struct LocalFileStorage: FileStorage {
             defer { try? handle.close() }
             try handle.write(contentsOf: content)
             try handle.synchronize()
-            guard rename(temporary, target) == 0 else { throw FileStorageError.failed("cannot rename onto \(key): errno \(errno)") }
+            // A hard link is created only if the key is free, atomically: of two writes of one key exactly one lands,
+            // and a stored content is never replaced (rename would replace it).
+            guard link(temporary, target) == 0 else {
+                throw errno == EEXIST ? FileStorageError.alreadyExists(key) : FileStorageError.failed("cannot link \(key): errno \(errno)")
+            }
+            try? FileManager.default.removeItem(atPath: temporary)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error as? FileStorageError ?? FileStorageError.failed("cannot write \(key): \(error)")

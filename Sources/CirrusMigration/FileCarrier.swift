@@ -60,6 +60,10 @@ public struct FileCarrier: FileContentCarrier {
         let mimeType = MIMETypes.type(given: nil, name: name ?? sourceKey)
         do {
             try await storage.write(bytes, key: key, mimeType: mimeType)
+        } catch FileStorageError.alreadyExists {
+            // A concurrent carry of the same key stored it first; a content is written once.
+            try await journal.record(key)
+            return .alreadyPresent
         } catch {
             return .failed("cannot store \(key) in the \(storage.name) file storage: \(error)")
         }

@@ -32,9 +32,14 @@ extension ImportRun {
     /// The user's password and stable session, written in the user's transaction.
     private func addAccountWrites(_ record: DecodedRecord, to prepared: inout PreparedInsert) {
         let userId = record.objectId
+        // The writes were prepared for a new objectId; the user keeps the exported one.
         var writes: [AccountWrite] = prepared.command.accountWrites.map { write in
-            if case .setPassword(_, let password) = write { return .setPassword(userId: userId, password: password) }
-            return write
+            switch write {
+            case .setPassword(_, let password): .setPassword(userId: userId, password: password)
+            case .linkAccount(_, let platform, let uid): .linkAccount(userId: userId, platform: platform, uid: uid)
+            case .unlinkAccount(_, let platform): .unlinkAccount(userId: userId, platform: platform)
+            default: write
+            }
         }
         if let stored = record.storedPassword { writes.append(.setPassword(userId: userId, password: stored)) }
         if let token = record.sessionToken {

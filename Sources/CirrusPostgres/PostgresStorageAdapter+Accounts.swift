@@ -68,6 +68,57 @@ extension PostgresStorageAdapter {
         return try await read { connection in try await self.rows(connection, statement).first?.first?.integer.map(Int.init) ?? 0 }
     }
 
+    public func linkedUser(platform: String, uid: String) async throws -> StoredObject? {
+        try await read { connection in
+            guard let table = try await self.existingTable(for: "_User", connection) else { return nil }
+            let statement = AccountStatements(dialect: self.dialect).linkedUser(platform: platform, uid: uid, userTable: table)
+            return try await self.rows(connection, statement).first.map { try StoredRow.decode($0, className: "_User").object }
+        }
+    }
+
+    public func user(email: String) async throws -> StoredObject? {
+        try await read { connection in
+            guard let table = try await self.existingTable(for: "_User", connection) else { return nil }
+            let statement = AccountStatements(dialect: self.dialect).user(email: email, userTable: table)
+            return try await self.rows(connection, statement).first.map { try StoredRow.decode($0, className: "_User").object }
+        }
+    }
+
+    public func caseDuplicateEmails(limit: Int) async throws -> [String] {
+        try await read { connection in
+            guard let table = try await self.existingTable(for: "_User", connection) else { return [] }
+            let accounts = AccountStatements(dialect: self.dialect)
+            guard try await self.rows(connection, accounts.indexExists(SystemSchema.lowerEmailIndexName(userTable: table))).isEmpty else { return [] }
+            let statement = SystemSchema.caseDuplicateEmails(self.dialect, userTable: table, limit: limit)
+            return try await self.rows(connection, "\(raw: statement)").compactMap { $0.first?.text }
+        }
+    }
+
+    /// Runs SQL as it is, for tests that turn a database into one an older Cirrus wrote.
+    package func execute(rawSQL sql: String) async throws {
+        try await writing { try await self.execute($0, "\(raw: sql)") }
+    }
+
+    /// Applies the pending ``SystemSchema/userTableMigrations(_:)`` in the migrations' transaction (under its
+    /// advisory lock): to the `_User` table if there is one (a blocked migration waits for the next start), else only
+    /// records them.
+    func migrateUserTable(_ connection: PostgresConnection, applied: Set<String>) async throws {
+        let pending = SystemSchema.userTableMigrations(dialect).filter { !applied.contains($0.name) }
+        guard !pending.isEmpty else { return }
+        let table = try await rows(connection, RegistryStatements(dialect: dialect).findClass("_User")).first?[1].text
+        for migration in pending {
+            if let table {
+                if let blockers = migration.blockers, try await !rows(connection, "\(raw: blockers(table))").isEmpty { continue }
+                for statement in migration.statements(table) { try await execute(connection, "\(raw: statement)") }
+            }
+            try await execute(
+                connection,
+                "INSERT INTO \(raw: dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") "
+                    + "VALUES (\(bind: .text(migration.name)), \(bind: .int(Timestamp.now().millisecondsSince1970)))"
+            )
+        }
+    }
+
     private static func code(_ row: [SQLValue]) -> StoredCode? {
         guard let purpose = row[0].text, let target = row[1].text, let code = row[2].text, let created = row[4].integer,
             let expires = row[5].integer

@@ -86,6 +86,7 @@ public final class PostgresStorageAdapter: StorageAdapter {
                     "INSERT INTO \(raw: self.dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") "
                         + "VALUES (\(bind: .text(migration.name)), \(bind: .int(Timestamp.now().millisecondsSince1970)))")
             }
+            try await self.migrateUserTable(connection, applied: applied)
         }
     }
 

@@ -1,4 +1,5 @@
 public import AsyncHTTPClient
+import CirrusModel
 public import CirrusStorage
 import Foundation
 public import Logging
@@ -57,8 +58,12 @@ public final class S3FileStorage: FileStorage {
     public func write(_ content: [UInt8], key: String, mimeType: String) async throws {
         var request = try objectRequest("PUT", key: key)
         request.headers["content-type"] = mimeType
+        // A conditional write (S3 since 2024, MinIO, R2): the bucket refuses it when the key exists (412), or while
+        // another write of it is in flight (409), so a content is never replaced.
+        request.headers["if-none-match"] = "*"
         request.body = content
         let response = try await send(request)
+        if response.status == 412 || response.status == 409 { throw FileStorageError.alreadyExists(key) }
         guard response.isSuccess else { throw response.failure("PUT \(endpoint.objectName(key))") }
     }
 
@@ -79,7 +84,7 @@ public final class S3FileStorage: FileStorage {
     ///   timeout, TLS).
     func send(_ request: S3Request) async throws(FileStorageError) -> S3Response {
         do {
-            return try await withTimeout(configuration.timeout) { try await self.exchange(request) }
+            return try await TimeLimit.run(within: configuration.timeout) { try await self.exchange(request) }
         } catch {
             throw .failed("S3 \(request.method) \(request.url) failed: \(error)")
         }

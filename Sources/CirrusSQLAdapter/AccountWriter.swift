@@ -34,6 +34,10 @@ public enum AccountWriter {
             return [accounts.countCodeAttempt(purpose: purpose, target: target)]
         case .recordSend(let target, let time, let forgetBefore):
             return accounts.recordSend(target: target, at: time, forgetBefore: forgetBefore)
+        case .linkAccount(let userId, let platform, let uid):
+            return [accounts.linkAccount(userId: userId, platform: platform, uid: uid)]
+        case .unlinkAccount(let userId, let platform):
+            return [accounts.unlinkAccount(userId: userId, platform: platform)]
         }
     }
 }

@@ -73,6 +73,55 @@ extension SQLiteStorageAdapter {
         return try await pool.read { db in try self.rows(db, statement).first?[0] ?? 0 }
     }
 
+    public func linkedUser(platform: String, uid: String) async throws -> StoredObject? {
+        try await pool.read { db in
+            guard let table = try self.existingTable(for: "_User", db) else { return nil }
+            let statement = AccountStatements(dialect: self.dialect).linkedUser(platform: platform, uid: uid, userTable: table)
+            return try self.rows(db, statement).first.map { try StoredRow.decode($0.sqlValues, className: "_User").object }
+        }
+    }
+
+    public func user(email: String) async throws -> StoredObject? {
+        try await pool.read { db in
+            guard let table = try self.existingTable(for: "_User", db) else { return nil }
+            let statement = AccountStatements(dialect: self.dialect).user(email: email, userTable: table)
+            return try self.rows(db, statement).first.map { try StoredRow.decode($0.sqlValues, className: "_User").object }
+        }
+    }
+
+    public func caseDuplicateEmails(limit: Int) async throws -> [String] {
+        try await pool.read { db in
+            guard let table = try self.existingTable(for: "_User", db) else { return [] }
+            let accounts = AccountStatements(dialect: self.dialect)
+            guard try self.rows(db, accounts.indexExists(SystemSchema.lowerEmailIndexName(userTable: table))).isEmpty else { return [] }
+            let statement = SystemSchema.caseDuplicateEmails(self.dialect, userTable: table, limit: limit)
+            return try String.fetchAll(db, sql: statement)
+        }
+    }
+
+    /// Runs SQL as it is, for tests that turn a database into one an older Cirrus wrote.
+    package func execute(rawSQL sql: String) async throws {
+        try await pool.write { try $0.execute(sql: sql) }
+    }
+
+    /// Applies the pending ``SystemSchema/userTableMigrations(_:)`` in the migrations' transaction: to the `_User`
+    /// table if there is one (a blocked migration waits for the next start), else only records them.
+    func migrateUserTable(_ db: Database, applied: Set<String>) throws {
+        let pending = SystemSchema.userTableMigrations(dialect).filter { !applied.contains($0.name) }
+        guard !pending.isEmpty else { return }
+        let table = try rows(db, RegistryStatements(dialect: dialect).findClass("_User")).first.map { $0[1] as String }
+        for migration in pending {
+            if let table {
+                if let blockers = migration.blockers, try !Row.fetchAll(db, sql: blockers(table)).isEmpty { continue }
+                for statement in migration.statements(table) { try db.execute(sql: statement) }
+            }
+            try db.execute(
+                sql: "INSERT INTO \(dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") VALUES (?, ?)",
+                arguments: [migration.name, Timestamp.now().millisecondsSince1970]
+            )
+        }
+    }
+
     private static func code(_ row: Row) -> StoredCode {
         let data: String? = row[7]
         return StoredCode(

@@ -74,6 +74,7 @@ public final class SQLiteStorageAdapter: StorageAdapter {
                     arguments: [migration.name, Timestamp.now().millisecondsSince1970]
                 )
             }
+            try self.migrateUserTable(db, applied: applied)
         }
     }
 

@@ -1,5 +1,6 @@
 public import CirrusHTTP
 import CirrusFileStorage
+import CirrusMessaging
 import CirrusS3
 import CirrusServices
 public import CirrusStorage
@@ -35,6 +36,7 @@ public struct CirrusServer: Sendable {
         }
         let schemas = SchemaCache(store: store)
         try await schemas.warmUp()
+        await warnAboutCaseDuplicateEmails(store, logger: logger)
         let transports: MessageTransports
         do {
             transports = try makeTransports(configuration, logger: logger)
@@ -44,13 +46,16 @@ public struct CirrusServer: Sendable {
         }
         let accounts = accountSettings(configuration)
         let fileSettings = FileSettings(
-            publicURL: accounts.messaging.publicURL ?? "http://127.0.0.1:\(configuration.port)", maximumSize: configuration.maximumFileSize,
+            publicURL: accounts.messaging.publicURL ?? "http://127.0.0.1:\(configuration.port)", contentURL: configuration.filePublicURL,
+            maximumSize: configuration.maximumFileSize,
             signingKey: FileService.signingKey(masterKey: keys.masterKey), uploadRate: configuration.uploadRateLimit
         )
+        let authDataValidator = configuration.authDataValidator
+            ?? AuthDataPolicy(settings: configuration.authData, client: HTTPProviderClient(), clock: accounts.clock)
         var services = ServiceConfiguration(
-            maximumObjectSize: configuration.maximumObjectSize, accounts: accounts, authDataValidator: configuration.authDataValidator
+            maximumObjectSize: configuration.maximumObjectSize, accounts: accounts, authDataValidator: authDataValidator
         )
-        services.fileURLBase = fileSettings.publicURL + "/files"
+        services.fileURLBase = fileSettings.filesBase
         let objects = ObjectService(store: store, schemas: schemas, configuration: services, logger: logger)
         let storage: any FileStorage
         do {

@@ -34,7 +34,10 @@ public struct ServerConfiguration: Sendable {
     public var mailSender: (any MailSender)?
     /// An SMS transport to use instead of ``smsWebhook`` or the outbox (tests inject one).
     public var smsSender: (any SMSSender)?
-    /// Checks third-party log-in data with its provider before it is accepted; `nil` (the default) accepts it as sent.
+    /// Which third-party log-ins are accepted: trusted platforms, anonymous log-in, the providers' token checks.
+    public var authData = AuthDataSettings()
+    /// Decides on third-party log-in data instead of the policy ``authData`` describes (tests, embedders); `nil`: that
+    /// policy.
     public var authDataValidator: (any AuthDataValidator)?
     /// Where uploaded file contents are kept; `nil`: an S3-compatible bucket when ``s3`` is set, else files on disk
     /// in `<data dir>/files`.
@@ -48,6 +51,9 @@ public struct ServerConfiguration: Sendable {
     /// The header a trusted reverse proxy puts the client's address in (`X-Forwarded-For`); `nil`: the client is the
     /// connection's peer. Set it only behind a proxy that overwrites the header, or clients choose their address.
     public var clientAddressHeader: String?
+    /// The origin file URLs start with (`https://files.example.com`) instead of the public URL: a domain of its own
+    /// keeps uploaded content away from the API's origin. `nil`: the public URL.
+    public var filePublicURL: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

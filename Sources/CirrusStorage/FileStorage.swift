@@ -7,7 +7,9 @@ public protocol FileStorage: Sendable {
     var name: String { get }
 
     /// Stores `content` under `key`, complete or not at all: a reader never sees part of it, even after a crash.
-    /// - Throws: ``FileStorageError/failed(_:)`` when the content could not be stored.
+    /// A key is written once: when it holds a content already (or a concurrent write of it wins), nothing changes.
+    /// - Throws: ``FileStorageError/alreadyExists(_:)`` when the key holds a content, ``FileStorageError/failed(_:)``
+    ///   when the content could not be stored.
     func write(_ content: [UInt8], key: String, mimeType: String) async throws
 
     /// The content under `key`, or only the bytes of `range` within it (clamped to the content), or `nil` when there
@@ -46,6 +48,8 @@ public struct FileContent: Sendable, Hashable {
 public enum FileStorageError: Error, Sendable, Equatable {
     case invalidKey(String)
     case failed(String)
+    /// The key holds a content already, which a write never replaces.
+    case alreadyExists(String)
 }
 
 /// The one rule of keys, shared by every storage: `[A-Za-z0-9._-]`, 1 to 200 characters, not `.` or `..`.

@@ -62,6 +62,18 @@ public protocol StorageAdapter: Sendable {
     /// every role whose `roles` relation lists one of those. Computed in SQL.
     func roleNames(userId: String) async throws -> [String]
 
+    /// The user a third-party account is linked to (``AccountWrite/linkAccount(userId:platform:uid:)``), or `nil`;
+    /// one statement through the links' unique index.
+    func linkedUser(platform: String, uid: String) async throws -> StoredObject?
+
+    /// The user whose `email` equals `email` ignoring the case of ASCII letters (the one spelled exactly so first), or
+    /// `nil`; read through the case-insensitive unique index.
+    func user(email: String) async throws -> StoredObject?
+
+    /// Up to `limit` lower-cased e-mail addresses that several users hold in different spellings: while there are
+    /// any (a database from before e-mail uniqueness ignored case), e-mail uniqueness stays case-sensitive.
+    func caseDuplicateEmails(limit: Int) async throws -> [String]
+
     /// The code of a purpose sent to a target, or `nil`.
     func code(purpose: String, target: String) async throws -> StoredCode?
 

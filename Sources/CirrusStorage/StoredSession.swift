@@ -86,6 +86,12 @@ public enum AccountWrite: Sendable, Hashable {
     /// Records that a message went to `target` (a phone number or an address), forgetting sends older than
     /// `forgetBefore`; ``StorageAdapter/sendCount(target:since:)`` counts them for rate limits.
     case recordSend(target: String, at: Timestamp, forgetBefore: Timestamp)
+    /// Links a third-party account (`authData.<platform>` identified by `uid`) to a user, in place of the user's link
+    /// of that platform. The store refuses an account another user holds: ``StorageError/duplicateValue(field:)``
+    /// with the field `authData`.
+    case linkAccount(userId: String, platform: String, uid: String)
+    /// Unlinks the user's account of `platform`, or every account of the user when `platform` is `nil`.
+    case unlinkAccount(userId: String, platform: String?)
 }
 
 /// A verification code sent by SMS, or the token of an e-mailed link: what it is for, where it went, and until when

@@ -40,6 +40,9 @@ public struct FileStorageConformance: Sendable {
             FileStorageCheck("a deleted key reads as nil", deletion),
             FileStorageCheck("keys with path separators or parent references are refused", badKeys),
             FileStorageCheck("concurrent writes of different keys all land", concurrentWrites),
+            FileStorageCheck("a key is written once: a second write is refused and the content stays", writeOnce),
+            FileStorageCheck("of concurrent writes of one key exactly one lands, whole", concurrentWritesOfOneKey),
+            FileStorageCheck("ranges at the edges of Int clamp to the content without overflowing", extremeRanges),
         ]
     }
 
@@ -95,6 +98,53 @@ public struct FileStorageConformance: Sendable {
         for index in 0..<20 {
             try verifyEqual(try await storage.read(key: "c\(index)", range: nil)?.bytes, Array(repeating: UInt8(index), count: 1000 + index), "content c\(index)")
         }
+    }
+}
+
+extension FileStorageConformance {
+    static func writeOnce(_ storage: any FileStorage) async throws {
+        try await storage.write(sample, key: "w1.txt", mimeType: "text/plain")
+        do {
+            try await storage.write(Array("replaced".utf8), key: "w1.txt", mimeType: "text/plain")
+            throw failure("a second write of w1.txt was accepted")
+        } catch FileStorageError.alreadyExists(let key) {
+            try verifyEqual(key, "w1.txt", "the key refused")
+        }
+        try verifyEqual(try await storage.read(key: "w1.txt", range: nil)?.bytes, sample, "the content after a refused write")
+        try await storage.delete(key: "w1.txt")
+        try await storage.write(Array("again".utf8), key: "w1.txt", mimeType: "text/plain")
+        try verifyEqual(try await storage.read(key: "w1.txt", range: nil)?.bytes, Array("again".utf8), "a key written again after its deletion")
+    }
+
+    static func concurrentWritesOfOneKey(_ storage: any FileStorage) async throws {
+        let contents = (0..<8).map { Array(repeating: UInt8(65 + $0), count: 4096) }
+        let landed = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for content in contents {
+                group.addTask {
+                    do {
+                        try await storage.write(content, key: "one.bin", mimeType: "application/octet-stream")
+                        return true
+                    } catch FileStorageError.alreadyExists {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        try verifyEqual(landed, 1, "the writes that landed")
+        let stored = try await storage.read(key: "one.bin", range: nil)?.bytes ?? []
+        try verifyEqual(contents.contains(stored), true, "the stored content is one whole write")
+    }
+
+    static func extremeRanges(_ storage: any FileStorage) async throws {
+        try await storage.write(sample, key: "x.bin", mimeType: "application/octet-stream")
+        let size = sample.count
+        try verifyEqual(try await storage.read(key: "x.bin", range: 0..<Int.max), FileContent(bytes: sample, offset: 0, totalSize: size), "0..<Int.max")
+        try verifyEqual(try await storage.read(key: "x.bin", range: (Int.max - 1)..<Int.max)?.bytes, [], "a range past the end")
+        try verifyEqual(try await storage.read(key: "x.bin", range: (Int.max - 1)..<Int.max)?.totalSize, size, "its total size")
+        try verifyEqual(try await storage.read(key: "x.bin", range: (size - 1)..<Int.max)?.bytes, [sample[size - 1]], "the last byte")
+        try await storage.write([], key: "e.bin", mimeType: "application/octet-stream")
+        try verifyEqual(try await storage.read(key: "e.bin", range: 0..<Int.max), FileContent(bytes: [], offset: 0, totalSize: 0), "an empty content")
     }
 }
 

@@ -226,6 +226,9 @@ final class CountingStore: StorageAdapter {
     func code(purpose: String, target: String) async throws -> StoredCode? { try await base.code(purpose: purpose, target: target) }
     func codes(purpose: String, code: String) async throws -> [StoredCode] { try await base.codes(purpose: purpose, code: code) }
     func sendCount(target: String, since: Timestamp) async throws -> Int { try await base.sendCount(target: target, since: since) }
+    func linkedUser(platform: String, uid: String) async throws -> StoredObject? { try await base.linkedUser(platform: platform, uid: uid) }
+    func user(email: String) async throws -> StoredObject? { try await base.user(email: email) }
+    func caseDuplicateEmails(limit: Int) async throws -> [String] { try await base.caseDuplicateEmails(limit: limit) }
     func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema {
         try await base.defineClass(className, newFields: newFields, options: options)
     }

@@ -179,6 +179,8 @@ struct LeanCloudImportTests {
             #expect(try await client.send(.leancloud, .post, "/1.1/login", json: ["username": "carol", "password": .string(guess)]).status != 200)
         }
         #expect(try await client.store.account(userId: "bob1")?.password == nil)
+        // A third-party account is linked to its imported user (the exported objectId), so its log-in finds bob.
+        #expect(try await client.store.linkedUser(platform: "github", uid: "gh1")?.objectId == "bob1")
         // ACLs: role-based through a role of roles, {} for the master key alone, none for everyone.
         #expect(try await client.send(.leancloud, .get, "/1.1/classes/Post/post1", auth: .session(aliceToken)).json["title"] == "All types")
         #expect(try await client.send(.leancloud, .get, "/1.1/classes/Post/post1").json["title"] == nil)

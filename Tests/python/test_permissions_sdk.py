@@ -30,6 +30,23 @@ def test_login_with_authdata_then_link_and_unlink(leancloud, lc_users):
     assert "github" in me.get("authData")
 
 
+def test_login_with_a_platform_the_server_does_not_verify_is_refused_and_takes_over_no_one(leancloud, lc_users, cirrus):
+    victim = lc_users.sign_up()
+    openid = "victim-" + uuid.uuid4().hex
+    linked = requests.put(cirrus.url + "/1.1/users/" + victim.id, headers=MASTER, timeout=10,
+                          json={"authData": {"weixin": {"openid": openid, "access_token": "real"}}})
+    assert linked.status_code == 200, linked.text
+    lc_users.act_as(None)
+    with pytest.raises(leancloud.LeanCloudError) as refused:
+        leancloud.User.login_with("weixin", {"openid": openid, "access_token": "made-up"})
+    assert refused.value.code == 252
+    assert leancloud.User.get_current() is None
+    leancloud.use_master_key(True)
+    stored = leancloud.Query("_User").get(victim.id)
+    leancloud.use_master_key(False)
+    assert stored.get("authData") == {"weixin": {"openid": openid, "access_token": "real"}}
+
+
 def test_sdk_queries_follow_class_permissions_set_through_the_schema_api(leancloud, lc_users, cirrus, class_name):
     reply = requests.post(cirrus.url + "/1.1/schemas/" + class_name, headers=MASTER, timeout=10, json={
         "fields": {"n": {"type": "Number"}}, "classLevelPermissions": {"find": {"onlySignInUsers": True}, "create": {"*": True}},

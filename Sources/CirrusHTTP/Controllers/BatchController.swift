@@ -159,6 +159,9 @@ enum BatchItem {
         var item = APIRequest(dialect: batch.dialect, method: method, segments: segments, query: query, bodyText: nil, caller: batch.caller)
         item.pathPrefix = prefix
         item.sessionToken = batch.sessionToken
+        // Per-client limits (uploads) count every sub-request as the batch's client's.
+        item.clientAddress = batch.clientAddress
+        item.installationId = batch.installationId
         item.isBatchItem = true
         item.parsedBody = members["body"].flatMap { $0.isNull ? nil : $0 } ?? (method == .post || method == .put ? nil : [:])
         if item.parsedBody == nil, method == .post || method == .put { item.parsedBody = [:] }

@@ -38,8 +38,7 @@ struct FilesController: Sendable {
     /// the provider whose protocol the SDKs drive with a plain `PUT` of the bytes to `upload_url`.
     func startUpload(_ request: APIRequest) async throws -> APIResponse {
         let body = try request.objectBody()
-        try await files.admitUpload(client: request.clientAddress, caller: request.caller)
-        let pending = try await files.startUpload(try Self.upload(body), uploadPath: Self.uploadPath, caller: request.caller)
+        let pending = try await files.startUpload(try Self.upload(body), uploadPath: Self.uploadPath, client: request.clientAddress, caller: request.caller)
         var reply = rowReply(pending.file)
         reply["token"] = .string(pending.token)
         reply["upload_url"] = .string(pending.uploadURL)
@@ -59,8 +58,7 @@ struct FilesController: Sendable {
     func createExternal(_ request: APIRequest) async throws -> APIResponse {
         let body = try request.objectBody()
         guard let url = body["url"]?.stringValue else { throw APIError(.invalidParameter, "An external file needs a url.") }
-        try await files.admitUpload(client: request.clientAddress, caller: request.caller)
-        let file = try await files.storeExternal(try Self.upload(body), url: url, caller: request.caller)
+        let file = try await files.storeExternal(try Self.upload(body), url: url, client: request.clientAddress, caller: request.caller)
         return APIResponse(status: .created, body: ["objectId": .string(file.objectId), "createdAt": .string(request.dialect.format(file.createdAt))],
             headers: [(.location, "\(request.pathPrefix)/files/\(file.objectId)")])
     }
@@ -114,9 +112,8 @@ struct FilesController: Sendable {
             // Bmob's REST guide: the name must carry an extension (146).
             throw APIError(.invalidFileName, "The file name '\(name)' needs an extension.")
         }
-        try await files.admitUpload(client: request.clientAddress, caller: request.caller)
         let upload = FileService.Upload(name: name, mimeType: request.contentType)
-        let file = try await files.store(upload, content: request.bodyText ?? [], caller: request.caller)
+        let file = try await files.store(upload, content: request.bodyText ?? [], client: request.clientAddress, caller: request.caller)
         let key = file.fields["key"]?.stringValue ?? ""
         let url = files.settings.url(forKey: key)
         if request.dialect == .bmob {

@@ -96,6 +96,9 @@ extension Dialect {
         case .classNotEmpty: (400, 1)
         case .invalidAuthData: (400, 250)
         case .authDataTaken: (400, 208)
+        case .invalidLinkedSession: (400, 251)
+        case .unsupportedAuthPlatform: (400, 252)
+        case .authProviderUnavailable: (502, 1)
         case .invalidFileName: (400, 122)
         case .fileTooLarge: (413, 413)
         // The REST guide's 430: uploads beyond the per-client rate.
@@ -153,6 +156,10 @@ extension Dialect {
         case .classNotEmpty: (400, 255)
         case .invalidAuthData: (400, 250)
         case .authDataTaken: (400, 208)
+        // Parse.Error.INVALID_LINKED_SESSION and UNSUPPORTED_SERVICE.
+        case .invalidLinkedSession: (400, 251)
+        case .unsupportedAuthPlatform: (400, 252)
+        case .authProviderUnavailable: (502, 1)
         case .invalidFileName: (400, 122)
         // parse-server: 130 FILE_SAVE_ERROR "File size exceeds maximum allowed"; 155 REQUEST_LIMIT_EXCEEDED.
         case .fileTooLarge: (413, 130)
@@ -204,7 +211,8 @@ extension Dialect {
         case .emailMissing: (400, 204)
         case .classExists: (400, 10062)
         case .classNotEmpty: (400, 10074)
-        case .invalidAuthData, .authDataTaken: (400, 208)
+        case .invalidAuthData, .authDataTaken, .invalidLinkedSession, .unsupportedAuthPlatform: (400, 208)
+        case .authProviderUnavailable: (400, 1)
         case .invalidFileName: (400, 146)
         // Bmob's REST guide: files over the limit get 145; 10076 is its QPS limit.
         case .fileTooLarge: (400, 145)

@@ -67,10 +67,16 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case emailNotFound
         case emailNotVerified
         case mobilePhoneNumberNotVerified
-        /// Third-party log-in data without a user id, or refused by its provider.
+        /// Third-party log-in data without a user id, or malformed.
         case invalidAuthData
         /// The third-party account is linked to another user.
         case authDataTaken
+        /// The platform's provider refused the token, or it names another account (LeanCloud and Parse 251).
+        case invalidLinkedSession
+        /// A platform the server neither verifies nor trusts (Parse's 252 "unsupported service").
+        case unsupportedAuthPlatform
+        /// The platform's provider could not be reached in time to verify the token.
+        case authProviderUnavailable
         /// A file name that is empty, too long or holds forbidden characters.
         case invalidFileName
         /// A file larger than the configured maximum.

@@ -10,6 +10,8 @@ public enum SystemSchema {
     public static let sessionsTable = "_cirrus_sessions"
     public static let codesTable = "_cirrus_codes"
     public static let sendsTable = "_cirrus_sends"
+    /// Third-party accounts (`authData.<platform>`) and the users they are linked to, unique per platform and id.
+    public static let authLinksTable = "_cirrus_auth_links"
 
     /// One named step; applied once, in order, inside a transaction.
     public struct Migration: Sendable {
@@ -45,7 +47,96 @@ public enum SystemSchema {
             "ALTER TABLE \(dialect.quote(classesTable)) ADD COLUMN \"options\" TEXT",
         ]))
         if dialect.name == "postgres" { list.append(doubleFunction) }
+        list.append(authLinks(dialect))
         return list
+    }
+
+    /// One row per linked third-party account: the unique index on `(platform, uid)` is what makes an account
+    /// belong to one user, however many sign-ups race; `(user_id, platform)` is the user's entry of that platform.
+    /// Filled from existing users by ``userTableMigrations(_:)``.
+    static func authLinks(_ dialect: any SQLDialect) -> Migration {
+        Migration(name: "0008_auth_links", statements: [
+            "CREATE TABLE \(dialect.quote(authLinksTable)) (\"user_id\" TEXT NOT NULL, \"platform\" TEXT NOT NULL, \"uid\" TEXT NOT NULL, "
+                + "PRIMARY KEY (\"user_id\", \"platform\"))",
+            "CREATE UNIQUE INDEX \(dialect.quote(uniqueIndexName(table: authLinksTable, field: "authData"))) ON \(dialect.quote(authLinksTable)) "
+                + "(\"platform\", \"uid\")",
+        ])
+    }
+
+    /// A named migration of the `_User` table, for databases whose table predates it; a table created later has its
+    /// current shape from ``createObjectTable(_:table:className:)``. The stores apply it once, in the migrations'
+    /// transaction, after the system migrations; one whose ``blockers`` query returns rows is skipped and tried again
+    /// at the next start.
+    public struct TableMigration: Sendable {
+        public let name: String
+        /// A query over the table returning what keeps the migration from applying (nothing: it applies).
+        public let blockers: (@Sendable (_ table: String) -> String)?
+        public let statements: @Sendable (_ table: String) -> [String]
+    }
+
+    /// The migrations of an existing `_User` table, oldest first.
+    public static func userTableMigrations(_ dialect: any SQLDialect) -> [TableMigration] {
+        [
+            TableMigration(name: "0009_auth_links_from_users", blockers: nil) { table in [fillAuthLinks(dialect, userTable: table)] },
+            TableMigration(name: "0010_email_unique_ignoring_case", blockers: { table in caseDuplicateEmails(dialect, userTable: table, limit: 10) }) {
+                table in [lowerEmailIndex(dialect, userTable: table)]
+            },
+        ]
+    }
+
+    /// Links every account existing users hold, oldest user first: when two users hold one account (which only an
+    /// older Cirrus allowed), the older keeps it and the other's entry stays in its `authData`, unlinked.
+    static func fillAuthLinks(_ dialect: any SQLDialect, userTable: String) -> String {
+        let links = dialect.quote(authLinksTable)
+        let users = dialect.quote(userTable)
+        let select: String
+        if dialect.name == "postgres" {
+            let id = ["uid", "openid", "id"].map { key in
+                "CASE jsonb_typeof(\"p\".value -> '\(key)') WHEN 'string' THEN NULLIF(\"p\".value ->> '\(key)', '') "
+                    + "WHEN 'number' THEN CASE WHEN (\"p\".value ->> '\(key)') ~ '^-?[0-9]+(\\.0+)?$' "
+                    + "THEN split_part(\"p\".value ->> '\(key)', '.', 1) END END"
+            }.joined(separator: ", ")
+            select = "SELECT \"u\".\"id\", \"p\".key, COALESCE(\(id)) FROM \(users) AS \"u\", jsonb_each(CASE WHEN "
+                + "jsonb_typeof(\"u\".\"data\" -> 'authData') = 'object' THEN \"u\".\"data\" -> 'authData' ELSE '{}'::jsonb END) AS \"p\" "
+                + "WHERE jsonb_typeof(\"p\".value) = 'object' AND COALESCE(\(id)) IS NOT NULL"
+        } else {
+            let id = ["uid", "openid", "id"].map { key in
+                "CASE json_type(\"p\".value, '$.\(key)') WHEN 'text' THEN NULLIF(json_extract(\"p\".value, '$.\(key)'), '') "
+                    + "WHEN 'integer' THEN CAST(json_extract(\"p\".value, '$.\(key)') AS TEXT) "
+                    + "WHEN 'real' THEN CASE WHEN json_extract(\"p\".value, '$.\(key)') = CAST(json_extract(\"p\".value, '$.\(key)') AS INTEGER) "
+                    + "THEN CAST(CAST(json_extract(\"p\".value, '$.\(key)') AS INTEGER) AS TEXT) END END"
+            }.joined(separator: ", ")
+            select = "SELECT \"u\".\"id\", \"p\".key, COALESCE(\(id)) FROM \(users) AS \"u\", json_each(\"u\".\"data\", '$.authData') AS \"p\" "
+                + "WHERE \"p\".type = 'object' AND COALESCE(\(id)) IS NOT NULL"
+        }
+        return "INSERT INTO \(links) (\"user_id\", \"platform\", \"uid\") \(select) ORDER BY \"u\".\"created_at\", \"u\".\"id\" ON CONFLICT DO NOTHING"
+    }
+
+    /// A user's e-mail address lower-cased, ASCII letters only on both stores (PostgreSQL's `lower` under the `C`
+    /// collation, SQLite's built-in one): the expression of the case-insensitive unique index, and of log-ins by e-mail.
+    public static func lowerEmail(_ dialect: any SQLDialect) -> String {
+        let text = dialect.render(dialect.stringValue(dialect.target(column: "data", path: FieldPath(field: "email")))).sql
+        return dialect.name == "postgres" ? "lower(\(text) COLLATE \"C\")" : "lower(\(text))"
+    }
+
+    /// The unique index on the lower-cased e-mail: `A@x.com` and `a@x.com` are one address. It sits beside the exact
+    /// unique index, which queries for an address use.
+    static func lowerEmailIndex(_ dialect: any SQLDialect, userTable: String) -> String {
+        let name = dialect.quote(lowerEmailIndexName(userTable: userTable))
+        return "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(dialect.quote(userTable)) ((\(lowerEmail(dialect))))"
+    }
+
+    /// `<table>_lower_unique_email`: read back as `email` by ``uniqueField(inMessage:)``.
+    public static func lowerEmailIndexName(userTable: String) -> String {
+        userTable + "_lower" + "_unique_email"
+    }
+
+    /// Up to `limit` lower-cased addresses that several users hold, spelled differently (a database from before
+    /// e-mail uniqueness ignored case).
+    public static func caseDuplicateEmails(_ dialect: any SQLDialect, userTable: String, limit: Int) -> String {
+        let lower = lowerEmail(dialect)
+        return "SELECT \(lower) FROM \(dialect.quote(userTable)) WHERE \(lower) IS NOT NULL GROUP BY \(lower) HAVING COUNT(*) > 1 "
+            + "ORDER BY 1 LIMIT \(limit)"
     }
 
     /// PostgreSQL: a double as SQLite's JSON writes it, so that arithmetic gives the same documents on both stores:
@@ -108,6 +199,8 @@ public enum SystemSchema {
 
     /// The field of a unique index named by ``uniqueIndexName(table:field:)``, found in a database message.
     public static func uniqueField(inMessage message: String) -> String? {
+        // SQLite names the columns of a column index, not the index: `UNIQUE constraint failed: _cirrus_auth_links.platform, …`.
+        if message.contains(authLinksTable) { return "authData" }
         guard let marker = message.firstRange(of: "_unique_") else { return nil }
         let field = message[marker.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         return field.isEmpty ? nil : String(field)
@@ -187,7 +280,7 @@ public enum SystemSchema {
                 + "\"data\" \(dialect.documentColumnType) NOT NULL)",
             "CREATE INDEX IF NOT EXISTS \(dialect.quote(table + "_created_at")) ON \(quoted) (\"created_at\")",
             "CREATE INDEX IF NOT EXISTS \(dialect.quote(table + "_updated_at")) ON \(quoted) (\"updated_at\")",
-        ] + unique
+        ] + unique + (className == "_User" ? [lowerEmailIndex(dialect, userTable: table)] : [])
     }
 
     /// The table name for a class: `o_` and the lower-cased name, suffixed when that name is taken

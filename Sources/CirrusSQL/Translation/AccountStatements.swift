@@ -41,13 +41,53 @@ public struct AccountStatements: Sendable {
             + "\(bind: .text("[\(time.millisecondsSince1970)]"))) ON CONFLICT (\"user_id\") DO UPDATE SET \"failures\" = \(appended)"
     }
 
-    /// Removes the account rows and sessions of deleted users.
+    /// Removes the account rows, sessions and third-party links of deleted users.
     public func deleteAccounts(userIds: [String]) -> [SQLFragment] {
         let ids = userIds.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")
         return [
             "DELETE FROM \(raw: credentials) WHERE \"user_id\" IN (\(ids))",
             "DELETE FROM \(raw: sessions) WHERE \"user_id\" IN (\(ids))",
+            "DELETE FROM \(raw: links) WHERE \"user_id\" IN (\(ids))",
         ]
+    }
+
+    private var links: String { dialect.quote(SystemSchema.authLinksTable) }
+
+    /// Links an account to a user in place of the user's link of that platform; the unique index on
+    /// `(platform, uid)` refuses an account another user holds.
+    public func linkAccount(userId: String, platform: String, uid: String) -> SQLFragment {
+        "INSERT INTO \(raw: links) (\"user_id\", \"platform\", \"uid\") VALUES (\(bind: .text(userId)), \(bind: .text(platform)), "
+            + "\(bind: .text(uid))) ON CONFLICT (\"user_id\", \"platform\") DO UPDATE SET \"uid\" = excluded.\"uid\""
+    }
+
+    /// Unlinks a user's account of `platform`, or every account of the user.
+    public func unlinkAccount(userId: String, platform: String?) -> SQLFragment {
+        var statement: SQLFragment = "DELETE FROM \(raw: links) WHERE \"user_id\" = \(bind: .text(userId))"
+        if let platform { statement.append(" AND \"platform\" = \(bind: .text(platform))") }
+        return statement
+    }
+
+    /// One row when the index `name` exists.
+    public func indexExists(_ name: String) -> SQLFragment {
+        dialect.name == "postgres"
+            ? "SELECT 1 WHERE to_regclass(\(bind: .text(dialect.quote(name)))) IS NOT NULL"
+            : "SELECT 1 FROM sqlite_master WHERE \"type\" = 'index' AND \"name\" = \(bind: .text(name))"
+    }
+
+    /// The object columns of the user holding an account, found through the links' unique index.
+    public func linkedUser(platform: String, uid: String, userTable: String) -> SQLFragment {
+        "SELECT \(raw: ObjectStatements(dialect: dialect, table: userTable).columns) FROM \(raw: dialect.quote(userTable)) WHERE \"id\" = "
+            + "(SELECT \"user_id\" FROM \(raw: links) WHERE \"platform\" = \(bind: .text(platform)) AND \"uid\" = \(bind: .text(uid)))"
+    }
+
+    /// The object columns of the user whose e-mail is `email` ignoring ASCII case, the one spelled exactly so first,
+    /// then the oldest; read through the case-insensitive unique index.
+    public func user(email: String, userTable: String) -> SQLFragment {
+        let lower = SystemSchema.lowerEmail(dialect)
+        let exact = dialect.stringValue(dialect.target(column: "data", path: FieldPath(field: "email")))
+        let given: SQLFragment = dialect.name == "postgres" ? "lower(\(bind: .text(email))::text COLLATE \"C\")" : "lower(\(bind: .text(email)))"
+        return "SELECT \(raw: ObjectStatements(dialect: dialect, table: userTable).columns) FROM \(raw: dialect.quote(userTable)) "
+            + "WHERE \(raw: lower) = \(given) ORDER BY CASE WHEN \(exact) = \(bind: .text(email)) THEN 0 ELSE 1 END, \"created_at\" LIMIT 1"
     }
 
     static let sessionColumns = "\"token\", \"session_id\", \"user_id\", \"kind\", \"created_at\", \"expires_at\", \"installation_id\", \"created_with\""

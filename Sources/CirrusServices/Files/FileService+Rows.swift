@@ -48,6 +48,8 @@ extension FileService {
     func write(_ content: [UInt8], key: String, mimeType: String) async throws {
         do {
             try await storage.write(content, key: key, mimeType: mimeType)
+        } catch FileStorageError.alreadyExists {
+            throw Self.spentUpload
         } catch let error as FileStorageError {
             throw APIError(.internalError, "The file could not be stored: \(error).")
         }

@@ -1,6 +1,5 @@
 public import CirrusModel
 public import CirrusStorage
-import Crypto
 
 /// Files: `_File` rows that describe contents kept in a ``FileStorage``.
 ///
@@ -46,17 +45,12 @@ public struct FileService: Sendable {
         public var uploadURL: String
     }
 
-    /// Counts an upload (a `fileTokens`, a raw upload, an external file) against the client's rate limit. The
-    /// master key, and requests whose client is unknown, are not limited.
-    /// - Throws: ``APIError`` ``APIError/Reason/rateLimited`` (LeanCloud 430) beyond the limit.
-    public func admitUpload(client: String?, caller: Caller) async throws {
-        guard let client, !caller.isMaster else { return }
-        try await RateLimiter(store: objects.store, limit: settings.uploadRate, now: objects.configuration.accounts.clock()).admit("upload", client: client)
-    }
-
-    /// LeanCloud's `fileTokens`: creates the row and a signed upload URL on this server.
-    /// - Throws: ``APIError`` for an invalid name (122), a key without the master key.
-    public func startUpload(_ upload: Upload, uploadPath: String, caller: Caller) async throws -> PendingUpload {
+    /// LeanCloud's `fileTokens`: creates the row and a signed upload URL on this server. Each token counts against
+    /// the client's upload rate, whatever path asked for it (a request, a batch).
+    /// - Parameter client: the client's network address, for the rate limit (`nil`: unknown, not limited).
+    /// - Throws: ``APIError`` for an invalid name (122), a key without the master key, too many uploads (430).
+    public func startUpload(_ upload: Upload, uploadPath: String, client: String?, caller: Caller) async throws -> PendingUpload {
+        try await admitUpload(client: client, caller: caller)
         let file = try await createRow(upload, size: upload.metaData["size"]?.intValue, checksum: upload.metaData["_checksum"]?.stringValue, caller: caller)
         let token = UploadToken(
             fileId: file.objectId, expiresAt: Timestamp(millisecondsSince1970: objects.configuration.accounts.clock().millisecondsSince1970 + settings.uploadLifetime)
@@ -65,33 +59,46 @@ public struct FileService: Sendable {
         return PendingUpload(file: file, token: token, uploadURL: url)
     }
 
-    /// The `PUT` of a signed upload URL: stores the content and completes the row.
-    /// - Throws: ``APIError`` ``APIError/Reason/unauthorized`` for a wrong or expired token,
-    ///   ``APIError/Reason/fileTooLarge`` beyond the size limit.
+    /// The `PUT` of a signed upload URL: stores the content once and completes the row. The content must have the
+    /// `size` and `_checksum` (MD5) the client announced in `fileTokens`; a URL whose upload succeeded is spent, so
+    /// a stored content never changes.
+    /// - Throws: ``APIError`` ``APIError/Reason/unauthorized`` for a wrong, expired or spent token,
+    ///   ``APIError/Reason/fileTooLarge`` beyond the size limit, ``APIError/Reason/invalidParameter`` for a content
+    ///   that is not the one announced.
     public func finishUpload(fileId: String, token: String, content: [UInt8]) async throws -> StoredObject {
-        guard let upload = UploadToken.decode(token, key: settings.signingKey), upload.fileId == fileId,
-            objects.configuration.accounts.clock().millisecondsSince1970 < upload.expiresAt.millisecondsSince1970
-        else { throw APIError(.unauthorized, "The upload URL is invalid or has expired.") }
+        guard let upload = UploadToken.decode(token, key: settings.signingKey), upload.fileId == fileId, isValid(upload) else {
+            throw APIError(.unauthorized, "The upload URL is invalid or has expired.")
+        }
         try checkSize(content.count)
         guard let file = try await row(fileId), let key = file.fields["key"]?.stringValue else {
             throw APIError(.objectNotFound, "The file of this upload no longer exists.")
         }
+        try UploadClaims(metaData: file.fields["metaData"]).check(content)
+        guard try await storage.read(key: key, range: 0..<0) == nil else { throw Self.spentUpload }
         try await write(content, key: key, mimeType: file.fields["mime_type"]?.stringValue ?? MIMETypes.fallback)
         return file
     }
 
-    /// LeanCloud's `fileCallback`: `result: false` means the upload failed, so the row and any content go.
+    static let spentUpload = APIError(.unauthorized, "This upload URL has been used: a file's content does not change.")
+
+    /// LeanCloud's `fileCallback`: `result: false` means the upload failed, so the row and any content go, while the
+    /// token is valid (after it, the file is the app's to delete).
     public func uploadCallback(token: String, succeeded: Bool) async throws {
-        guard let upload = UploadToken.decode(token, key: settings.signingKey) else { return }
-        guard !succeeded, let file = try await row(upload.fileId) else { return }
+        guard !succeeded, let upload = UploadToken.decode(token, key: settings.signingKey), isValid(upload),
+            let file = try await row(upload.fileId)
+        else { return }
         try await remove(file)
     }
 
-    /// Parse's and Bmob's upload: the row and the content at once.
-    public func store(_ upload: Upload, content: [UInt8], caller: Caller) async throws -> StoredObject {
+    private func isValid(_ upload: UploadToken) -> Bool {
+        objects.configuration.accounts.clock().millisecondsSince1970 < upload.expiresAt.millisecondsSince1970
+    }
+
+    /// Parse's and Bmob's upload: the row and the content at once, counted against the client's upload rate.
+    public func store(_ upload: Upload, content: [UInt8], client: String?, caller: Caller) async throws -> StoredObject {
         try checkSize(content.count)
-        let checksum = Insecure.MD5.hash(data: content).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
-        let file = try await createRow(upload, size: Int64(content.count), checksum: checksum, caller: caller)
+        try await admitUpload(client: client, caller: caller)
+        let file = try await createRow(upload, size: Int64(content.count), checksum: UploadClaims.md5(content), caller: caller)
         do {
             try await write(content, key: file.fields["key"]?.stringValue ?? "", mimeType: file.fields["mime_type"]?.stringValue ?? MIMETypes.fallback)
         } catch {
@@ -102,8 +109,9 @@ public struct FileService: Sendable {
     }
 
     /// A file that only points to an external URL (`POST /1.1/files {url, name}`): no content, no size.
-    public func storeExternal(_ upload: Upload, url: String, caller: Caller) async throws -> StoredObject {
+    public func storeExternal(_ upload: Upload, url: String, client: String?, caller: Caller) async throws -> StoredObject {
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw APIError(.invalidParameter, "An external file needs an http(s) url.") }
+        try await admitUpload(client: client, caller: caller)
         return try await createRow(upload, size: nil, checksum: nil, caller: caller, url: url, serverMetaData: ["__source": "external"])
     }
 
@@ -122,6 +130,11 @@ public struct FileService: Sendable {
         try await delete(fileId: file.objectId, caller: caller)
     }
 
+    /// A content's `_checksum`: its MD5 in lower-case hex, as the LeanCloud SDKs send it.
+    public static func checksum(_ content: [UInt8]) -> String {
+        UploadClaims.md5(content)
+    }
+
     /// The key that signs upload URLs, derived from the master key.
     public static func signingKey(masterKey: String) -> [UInt8] {
         UploadToken.signingKey(masterKey: masterKey)
@@ -134,9 +147,27 @@ public struct FileService: Sendable {
         return url
     }
 
-    /// The content of a key, or the bytes of `range` in it, and its row (for the type).
-    public func content(key: String, range: Range<Int>?) async throws -> (content: FileContent, mimeType: String)? {
+    /// A stored content as it is served: its bytes (or those of a range), type and name, and whether a browser may
+    /// show it inline (``MIMETypes/isPassive(_:)``) rather than only save it.
+    public struct Download: Sendable {
+        public var content: FileContent
+        public var mimeType: String
+        public var name: String
+        public var isInline: Bool
+    }
+
+    /// The content of a key, or the bytes of `range` in it, with its row's type and name.
+    public func download(key: String, range: Range<Int>?) async throws -> Download? {
         guard FileKey.isValid(key), let file = try await row(key: key), let content = try await storage.read(key: key, range: range) else { return nil }
-        return (content, file.fields["mime_type"]?.stringValue ?? MIMETypes.fallback)
+        let mimeType = file.fields["mime_type"]?.stringValue ?? MIMETypes.fallback
+        return Download(content: content, mimeType: mimeType, name: file.fields["name"]?.stringValue ?? key, isInline: MIMETypes.isPassive(mimeType))
+    }
+
+    /// Counts an upload (a `fileTokens`, a raw upload, an external file) against the client's rate limit. The
+    /// master key, and requests whose client is unknown, are not limited.
+    /// - Throws: ``APIError`` ``APIError/Reason/rateLimited`` (LeanCloud 430) beyond the limit.
+    func admitUpload(client: String?, caller: Caller) async throws {
+        guard let client, !caller.isMaster else { return }
+        try await RateLimiter(store: objects.store, limit: settings.uploadRate, now: objects.configuration.accounts.clock()).admit("upload", client: client)
     }
 }

@@ -1,8 +1,11 @@
 /// How files are stored and reached.
 public struct FileSettings: Sendable {
-    /// What file URLs start with (`http://127.0.0.1:3000`): URLs are built on each read, so changing it needs no
-    /// rewrite of stored files.
+    /// The API's public URL (`http://127.0.0.1:3000`), which upload URLs start with.
     public var publicURL: String
+    /// What file URLs start with, before `/files/<key>`: the API's ``publicURL``, or another origin (a domain of its
+    /// own) that keeps uploaded content away from the API's. URLs are built on each read, so changing it needs no
+    /// rewrite of stored files.
+    public var contentURL: String
     /// The largest file accepted, in bytes.
     public var maximumSize: Int
     /// How long an upload URL handed out by `fileTokens` stays valid, in milliseconds.
@@ -13,18 +16,23 @@ public struct FileSettings: Sendable {
     public var uploadRate: RateLimit
 
     public init(
-        publicURL: String, maximumSize: Int = 20 * 1024 * 1024, uploadLifetime: Int64 = 3_600_000, signingKey: [UInt8],
+        publicURL: String, contentURL: String? = nil, maximumSize: Int = 20 * 1024 * 1024, uploadLifetime: Int64 = 3_600_000, signingKey: [UInt8],
         uploadRate: RateLimit = .uploadDefault
     ) {
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+        let content = contentURL ?? publicURL
+        self.contentURL = content.hasSuffix("/") ? String(content.dropLast()) : content
         self.maximumSize = maximumSize
         self.uploadLifetime = uploadLifetime
         self.signingKey = signingKey
         self.uploadRate = uploadRate
     }
 
+    /// What the download URLs of stored contents start with: `<content URL>/files`.
+    public var filesBase: String { contentURL + "/files" }
+
     /// The download URL of a stored content.
     public func url(forKey key: String) -> String {
-        publicURL + "/files/" + key
+        filesBase + "/" + key
     }
 }

@@ -22,4 +22,13 @@ package enum MIMETypes {
         if let given, given.contains("/"), !given.contains(where: { $0.isWhitespace || $0.isNewline }) { return given }
         return FileNaming.fileExtension(name).flatMap { byExtension[$0] } ?? fallback
     }
+
+    /// Whether a browser shows content of this type without running anything in the page's origin: images (not
+    /// SVG, which holds scripts), audio, video, PDF and plain text. Every other type (HTML, SVG, XML, JavaScript,
+    /// unknown ones) is served as an attachment.
+    package static func isPassive(_ type: String) -> Bool {
+        let essence = type.split(separator: ";", maxSplits: 1).first.map { $0.filter { !$0.isWhitespace }.lowercased() } ?? ""
+        if essence.hasPrefix("image/") { return !essence.contains("svg") }
+        return essence.hasPrefix("audio/") || essence.hasPrefix("video/") || essence == "application/pdf" || essence == "text/plain"
+    }
 }

@@ -13,7 +13,10 @@ extension ObjectService {
         if className == "_Role" { try RoleRules().checkCreate(update) }
         var accountWrites: [AccountWrite] = []
         let objectId = ObjectID.make(options.idStyle)
-        if className == "_User" { accountWrites = try userRules.apply(to: &update, userId: objectId, caller: caller) }
+        if className == "_User" {
+            try await AuthDataGate(validator: configuration.authDataValidator).check(update, caller: caller)
+            accountWrites = try userRules.apply(to: &update, userId: objectId, caller: caller)
+        }
         let planner = WritePlanner(className: className, schema: schema, configuration: configuration)
         var command = try planner.insert(update, options: options, now: Timestamp.now())
         try policy.checkWrite(update, newFields: command.newFields, schema: schema, caller: caller)
@@ -87,7 +90,7 @@ extension ObjectService {
     /// (revoking the user's other sessions when the app says so), server-kept fields dropped.
     private func prepareUserUpdate(_ update: inout ObjectUpdate, userId: String, caller: Caller) async throws -> [AccountWrite] {
         let convertsAnonymous = !update.operations(on: "username").isEmpty && !update.operations(on: "password").isEmpty
-        try await AuthDataLinks(objects: self).apply(to: &update, userId: userId, convertsAnonymous: convertsAnonymous)
+        try await AuthDataLinks(objects: self).apply(to: &update, convertsAnonymous: convertsAnonymous, caller: caller)
         var writes = try userRules.apply(to: &update, userId: userId, caller: caller)
         if !writes.isEmpty, configuration.accounts.revokeSessionsOnPasswordChange {
             writes.append(.revokeSessions(userId: userId, kind: nil, keeping: caller.isUser(userId) ? caller.sessionToken : nil))

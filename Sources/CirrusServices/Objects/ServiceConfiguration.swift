@@ -6,8 +6,9 @@ public struct ServiceConfiguration: Sendable {
     public var maximumBatchSize: Int
     /// Passwords, sessions and lock-out.
     public var accounts: AccountSettings
-    /// Checks third-party log-in data with its provider; `nil` (the default) accepts it as sent.
-    public var authDataValidator: (any AuthDataValidator)?
+    /// Decides whether third-party log-in data may log in or be linked: by default ``AuthDataPolicy`` with default
+    /// settings, which accepts anonymous log-ins only.
+    public var authDataValidator: any AuthDataValidator
     /// What the `url` of an uploaded file starts with (`http://127.0.0.1:3000/files`); `nil` leaves rows as stored.
     public var fileURLBase: String?
 
@@ -18,6 +19,6 @@ public struct ServiceConfiguration: Sendable {
         self.maximumObjectSize = maximumObjectSize
         self.maximumBatchSize = maximumBatchSize
         self.accounts = accounts
-        self.authDataValidator = authDataValidator
+        self.authDataValidator = authDataValidator ?? AuthDataPolicy()
     }
 }

@@ -16,6 +16,7 @@ extension StorageError {
             case ("_User", "username"): APIError(.usernameTaken, "Username has already been taken.")
             case ("_User", "email"): APIError(.emailTaken, "Email has already been taken.")
             case ("_User", "mobilePhoneNumber"): APIError(.mobilePhoneNumberTaken, "Mobile phone number has already been taken.")
+            case ("_User", "authData"): APIError(.authDataTaken, "This third-party account is already linked to another user.")
             case ("_Role", "name"): APIError(.duplicateValue, "A role with this name already exists.")
             default: APIError(.duplicateValue, "A unique field was given a value that is already taken.")
             }

@@ -39,19 +39,29 @@ struct LinkedAccount: Sendable {
         guard FieldName.isIdentifier(platform), case .object(let entry) = value else {
             throw APIError(.invalidAuthData, "Invalid authData for platform '\(platform)'.")
         }
+        guard let (key, id) = identity(in: entry) else { throw APIError(.invalidAuthData, "The authData of '\(platform)' has no uid.") }
+        return LinkedAccount(platform: platform, entry: entry, idKey: key, id: id)
+    }
+
+    /// The key and value that identify the account of an entry: the first of `uid`, `openid` and `id` holding a
+    /// non-empty string or an integer. The stores' migration reads existing entries by the same rule.
+    static func identity(in entry: [String: JSON]) -> (key: String, id: String)? {
         for key in ["uid", "openid", "id"] {
-            if let id = entry[key]?.stringValue ?? entry[key]?.intValue.map(String.init), !id.isEmpty {
-                return LinkedAccount(platform: platform, entry: entry, idKey: key, id: id)
-            }
+            if let id = entry[key]?.stringValue ?? entry[key]?.intValue.map(String.init), !id.isEmpty { return (key, id) }
         }
-        throw APIError(.invalidAuthData, "The authData of '\(platform)' has no uid.")
+        return nil
     }
 }
 
-/// Checks third-party tokens with their providers before a log-in or a link is accepted. None is installed by
-/// default, as LeanCloud's "validate access tokens" can be switched off and a self-hosted server may have no network;
-/// a deployment plugs one in through ``ServiceConfiguration/authDataValidator``.
+/// Decides whether the third-party data a client sends may log in or be linked: the seam every check plugs into.
+///
+/// The server installs ``AuthDataPolicy`` (the settings' trusted platforms, anonymous log-in, and the providers'
+/// token checks; every other platform refused); tests and embedders may install their own through
+/// ``ServiceConfiguration/authDataValidator``. Cloud code's `onAuthData` hook, once cloud code exists, is one more
+/// validator consulted first.
 public protocol AuthDataValidator: Sendable {
-    /// Accepts the data of one platform, or throws ``APIError`` ``APIError/Reason/invalidAuthData``.
+    /// Accepts the data of one platform, or throws ``APIError``: ``APIError/Reason/invalidLinkedSession`` when the
+    /// provider refuses it, ``APIError/Reason/unsupportedAuthPlatform`` for a platform nothing vouches for,
+    /// ``APIError/Reason/authProviderUnavailable`` when the provider cannot be asked.
     func validate(platform: String, data: JSON) async throws
 }

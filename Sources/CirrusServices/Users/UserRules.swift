@@ -10,10 +10,12 @@ struct UserRules {
     /// field it got) send them too, so they are dropped rather than refused.
     static let serverFields: Set<String> = ["emailVerified", "mobilePhoneVerified", "sessionToken"]
 
-    /// Applies the rules to a create or update of user `userId`; returns the account writes it needs.
-    /// - Throws: ``APIError`` for an empty username or password, a malformed e-mail or phone number.
+    /// Applies the rules to a create or update of user `userId`; returns the account writes it needs (the password,
+    /// the links of third-party accounts).
+    /// - Throws: ``APIError`` for an empty username or password, a malformed e-mail or phone number, an operation on
+    ///   `authData` other than by platform.
     func apply(to update: inout ObjectUpdate, userId: String, caller: Caller) throws -> [AccountWrite] {
-        var writes: [AccountWrite] = []
+        var writes = try AuthLinkChanges.writes(update, userId: userId)
         if let password = try newPassword(&update) {
             writes.append(.setPassword(userId: userId, password: try hasher.hash(password)))
         }

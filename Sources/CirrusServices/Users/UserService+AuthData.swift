@@ -2,21 +2,32 @@ public import CirrusModel
 import CirrusStorage
 
 /// Third-party log-in (`POST /users` with `authData`): an existing link logs in (200), a new one signs up (201),
-/// UnionID entries join the main account of their UnionID.
+/// UnionID entries join the main account of their UnionID. The data passes the ``AuthDataGate`` first; which user an
+/// account belongs to is the store's links, unique per platform and id.
 extension UserService {
     /// Logs in or signs up by third-party data.
     /// - Parameters:
     ///   - body: the request body: `authData` and, for a new user, other fields (`username`, a phone number…).
     ///   - failOnNotExist: refuse (211) instead of creating a user.
-    /// - Throws: ``APIError`` ``APIError/Reason/invalidAuthData`` (250), ``APIError/Reason/userNotFound`` (211).
+    /// - Throws: ``APIError`` ``APIError/Reason/invalidAuthData`` (250), the validator's refusals (251, 252),
+    ///   ``APIError/Reason/userNotFound`` (211).
     public func logIn(
         authDataBody body: JSON, failOnNotExist: Bool, options: WriteOptions, session: SessionRequest, caller: Caller
     ) async throws -> LoggedInUser {
         let accounts = try LinkedAccount.accounts(in: body["authData"] ?? .null)
         guard !accounts.isEmpty else { throw APIError(.invalidAuthData, "authData names no platform.") }
-        for account in accounts {
-            try await objects.configuration.authDataValidator?.validate(platform: account.platform, data: .object(account.entry))
+        try await AuthDataGate(validator: objects.configuration.authDataValidator).check(accounts, caller: caller)
+        do {
+            return try await logIn(accounts, body: body, failOnNotExist: failOnNotExist, options: options, session: session, caller: caller)
+        } catch let error as APIError where error.reason == .authDataTaken {
+            // A concurrent log-in linked the account first: this one logs in to that user.
+            return try await logIn(accounts, body: body, failOnNotExist: failOnNotExist, options: options, session: session, caller: caller)
         }
+    }
+
+    private func logIn(
+        _ accounts: [LinkedAccount], body: JSON, failOnNotExist: Bool, options: WriteOptions, session: SessionRequest, caller: Caller
+    ) async throws -> LoggedInUser {
         if let user = try await linkedUser(accounts) {
             let merged = try await link(accounts, to: user.objectId)
             let token = try await issueSession(user.objectId, session, action: "login")
@@ -33,16 +44,12 @@ extension UserService {
 
     /// The user one of the accounts is linked to, or the main account of one's UnionID.
     func linkedUser(_ accounts: [LinkedAccount]) async throws -> StoredObject? {
-        guard let schema = try await objects.schemas.schema(of: "_User") else { return nil }
-        func first(_ condition: Condition) async throws -> StoredObject? {
-            try await store.find(StorageQuery(className: "_User", schema: schema, condition: condition, limit: 1)).first
-        }
         for account in accounts {
-            if let user = try await first(.compare(account.path, .equal, .string(account.id))) { return user }
+            if let user = try await store.linkedUser(platform: account.platform, uid: account.id) { return user }
         }
         for account in accounts {
             guard let unionId = account.unionId, let key = account.unionKey else { continue }
-            if let user = try await first(.compare(FieldPath(["authData", key, "uid"]), .equal, .string(unionId))) { return user }
+            if let user = try await store.linkedUser(platform: key, uid: unionId) { return user }
         }
         return nil
     }
@@ -53,9 +60,11 @@ extension UserService {
         for (key, value) in Self.authData(accounts).objectValue ?? [:] {
             operations.append((FieldPath(["authData", key]), .set(try Value(wire: value))))
         }
+        let update = ObjectUpdate(operations: operations)
         let schema = try await objects.schemas.schema(of: "_User")
-        let command = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
-            .update(userId, ObjectUpdate(operations: operations), condition: nil, now: settings.clock())
+        var command = try WritePlanner(className: "_User", schema: schema, configuration: objects.configuration)
+            .update(userId, update, condition: nil, now: settings.clock())
+        command.accountWrites = try AuthLinkChanges.writes(update, userId: userId)
         return try await objects.performOne(.update(command), className: "_User").object
     }
 

@@ -61,6 +61,7 @@ public struct UserService: Sendable {
             throw APIError(.passwordMissing, "Password is missing or empty.")
         }
         let update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        try await AuthDataGate(validator: objects.configuration.authDataValidator).check(update, caller: caller)
         return try await insertUser(update, options: options, session: session, action: "signup", caller: caller)
     }
 
@@ -133,18 +134,21 @@ public struct UserService: Sendable {
         }
     }
 
-    /// The user named by a log-in, read with the master key.
+    /// The user named by a log-in, read with the master key. An e-mail address matches whatever the case of its
+    /// letters (the exact spelling first), as its uniqueness does.
     func findUser(_ name: LogInName) async throws -> StoredObject? {
         let condition: Condition
         switch name {
         case .username(let value): condition = Self.equals("username", value)
-        case .email(let value): condition = Self.equals("email", value)
+        case .email(let value): return try await store.user(email: value)
         case .mobilePhoneNumber(let value): condition = Self.equals("mobilePhoneNumber", value)
         case .account(let value):
             condition = .or([Self.equals("username", value), Self.equals("email", value), Self.equals("mobilePhoneNumber", value)])
         }
         guard let schema = try await objects.schemas.schema(of: "_User") else { return nil }
-        return try await store.find(StorageQuery(className: "_User", schema: schema, condition: condition, limit: 1)).first
+        if let user = try await store.find(StorageQuery(className: "_User", schema: schema, condition: condition, limit: 1)).first { return user }
+        guard case .account(let value) = name, UserRules.isEmail(value) else { return nil }
+        return try await store.user(email: value)
     }
 
     static func equals(_ field: String, _ value: String) -> Condition {

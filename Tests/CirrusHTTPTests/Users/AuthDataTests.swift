@@ -8,9 +8,14 @@ import Testing
 struct AuthDataTests {
     static let github: JSON = ["github": ["uid": "gh-1", "access_token": "t1"]]
 
+    /// The platforms these tests log in with, trusted as sent (the provider checks have their own tests).
+    static let trusting: @Sendable (inout ServerConfiguration) -> Void = {
+        $0.authData.trustedPlatforms = ["github", "weixin", "weibo", "wxleanoffice", "wxleansupport"]
+    }
+
     @Test("a new account signs up (201, a 25-character username), the same account logs in again (200, same user and token)")
     func signUpThenLogIn() async throws {
-        try await TestServer.with { client in
+        try await TestServer.with(configure: Self.trusting) { client in
             let first = try await client.request(.leancloud, .post, "/users", json: ["authData": Self.github])
             #expect(first.status == 201)
             #expect(WireFormat.matches(first.json["username"]?.stringValue, "[0-9a-z]{25}"))
@@ -29,7 +34,7 @@ struct AuthDataTests {
 
     @Test("failOnNotExist answers 211 for an unknown account and logs in a known one (R#108)", arguments: Endpoint.dialects)
     func failOnNotExist(_ endpoint: Endpoint) async throws {
-        try await TestServer.with { client in
+        try await TestServer.with(configure: Self.trusting) { client in
             let unknown = try await client.request(endpoint, .post, "/users?failOnNotExist=true", json: ["authData": Self.github])
             #expect(unknown.status == (endpoint.dialect == .parse ? 404 : 400))
             #expect(unknown.code == (endpoint.dialect == .leancloud ? 211 : 101))
@@ -44,7 +49,7 @@ struct AuthDataTests {
 
     @Test("a second platform links through PUT and merges; unlinking uses the dotted key; a taken account is refused (R#107)")
     func linkAndUnlink() async throws {
-        try await TestServer.with { client in
+        try await TestServer.with(configure: Self.trusting) { client in
             let user = try await client.signUp(.leancloud, "linker")
             let weixin: JSON = ["weixin": ["openid": "wx-1", "access_token": "w"]]
             let linked = try await client.request(.leancloud, .put, "/classes/_User/\(user.id)?new=true", json: ["authData": Self.github], auth: .session(user.token))
@@ -70,7 +75,7 @@ struct AuthDataTests {
 
     @Test("UnionID: a main account gets _<platform>_unionid, another platform with the same unionid logs into it (R#109)")
     func unionId() async throws {
-        try await TestServer.with { client in
+        try await TestServer.with(configure: Self.trusting) { client in
             let main: JSON = ["wxleanoffice": ["uid": "o1", "access_token": "a", "unionid": "u-1", "platform": "weixin", "main_account": true]]
             let first = try await client.request(.leancloud, .post, "/users", json: ["authData": main])
             #expect(first.status == 201)
@@ -90,7 +95,7 @@ struct AuthDataTests {
 
     @Test("an anonymous user signs up by id and becomes a regular user by setting a username and password (R#103, R#104)")
     func anonymous() async throws {
-        try await TestServer.with { client in
+        try await TestServer.with(configure: Self.trusting) { client in
             let anonymous = try await client.request(.leancloud, .post, "/users", json: ["authData": ["anonymous": ["id": "0f3c-uuid"]]])
             #expect(anonymous.status == 201)
             let id = try #require(anonymous.json["objectId"]?.stringValue)
@@ -105,7 +110,7 @@ struct AuthDataTests {
     /// A provider check that accepts only the access token `good`.
     struct TokenValidator: AuthDataValidator {
         func validate(platform: String, data: JSON) async throws {
-            guard data["access_token"] == "good" else { throw APIError(.invalidAuthData, "invalid authData: \(platform) refused the token.") }
+            guard data["access_token"] == "good" else { throw APIError(.invalidLinkedSession, "invalid authData: \(platform) refused the token.") }
         }
     }
 
@@ -113,21 +118,23 @@ struct AuthDataTests {
     func validator() async throws {
         try await TestServer.with(configure: { $0.authDataValidator = TokenValidator() }) { client in
             let refused = try await client.request(.leancloud, .post, "/users", json: ["authData": ["github": ["uid": "v1", "access_token": "bad"]]])
-            #expect(refused.code == 250)
+            #expect(refused.code == 251)
             #expect(try await client.request(.leancloud, .get, "/classes/_User?count=1&limit=0", auth: .master).json["count"] == 0)
             let accepted = try await client.request(.leancloud, .post, "/users", json: ["authData": ["github": ["uid": "v1", "access_token": "good"]]])
             #expect(accepted.status == 201)
             let token = try #require(accepted.json["sessionToken"]?.stringValue)
             let id = try #require(accepted.json["objectId"]?.stringValue)
             let link = try await client.request(.leancloud, .put, "/users/\(id)", json: ["authData": ["weibo": ["uid": "w", "access_token": "bad"]]], auth: .session(token))
-            #expect(link.code == 250)
+            #expect(link.code == 251)
+            let dotted = try await client.request(.leancloud, .put, "/users/\(id)", json: ["authData.weibo": ["uid": "w", "access_token": "bad"]], auth: .session(token))
+            #expect(dotted.code == 251)
             #expect(try await client.request(.leancloud, .get, "/users/me", auth: .session(token)).json["authData"]?["weibo"] == nil)
         }
     }
 
     @Test("malformed authData is refused with 250 and creates nothing")
     func malformed() async throws {
-        try await TestServer.with { client in
+        try await TestServer.with(configure: Self.trusting) { client in
             for authData in [JSON.string("x"), [:], ["github": ["access_token": "t"]], ["github": "uid"], ["bad key": ["uid": "1"]]] {
                 let reply = try await client.request(.leancloud, .post, "/users", json: ["authData": authData])
                 #expect(reply.status == 400, "\(authData)")

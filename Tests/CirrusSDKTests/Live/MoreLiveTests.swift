@@ -1,4 +1,6 @@
 import Cirrus
+import CirrusServer
+import CirrusServices
 import CirrusTesting
 import Foundation
 import Testing
@@ -27,7 +29,7 @@ struct MoreLiveTests {
 
     @Test("a third-party log-in signs up once, logs in after; associate and disassociate edit authData")
     func authData() async throws {
-        try await withLiveApp { application, _ in
+        try await withLiveApp(configure: { $0.authData.trustedPlatforms = ["github", "weibo"] }) { application, _ in
             let first = LCUser(application: application)
             try await first.logIn(authData: ["uid": "github-42", "access_token": "token"], platform: .custom("github"))
             #expect(first.objectId != nil && first.sessionToken != nil)
@@ -70,7 +72,7 @@ struct MoreLiveTests {
 
     @Test("an anonymous user becomes an ordinary one by saving a username and password; failOnNotExist refuses unknown accounts")
     func anonymous() async throws {
-        try await withLiveApp { application, _ in
+        try await withLiveApp(configure: { $0.authData.trustedPlatforms = ["github"] }) { application, _ in
             let user = try await LCUser.logInAnonymously(application: application)
             #expect(user.isAnonymous)
             #expect(user.sessionToken != nil && application.currentUser === user)

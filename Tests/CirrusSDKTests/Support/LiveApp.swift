@@ -1,4 +1,5 @@
 @testable import Cirrus
+import CirrusServer
 import CirrusTesting
 import Foundation
 #if canImport(FoundationNetworking)
@@ -7,8 +8,10 @@ import FoundationNetworking
 
 /// Runs `body` with an app of a new in-process server reached over real HTTP (URLSession on a loopback port). The
 /// app keeps its current user in a directory of its own, removed afterwards.
-func withLiveApp<T: Sendable>(_ body: @Sendable (LCApplication, LiveTestServer) async throws -> T) async throws -> T {
-    try await LiveTestServer.with { server in
+func withLiveApp<T: Sendable>(
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (LCApplication, LiveTestServer) async throws -> T
+) async throws -> T {
+    try await LiveTestServer.with(configure: configure) { server in
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cirrus-sdk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let application = try LCApplication(

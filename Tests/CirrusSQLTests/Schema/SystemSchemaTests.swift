@@ -13,9 +13,33 @@ struct SystemSchemaTests {
 
     @Test("SQLite applies the registry, relation and account migrations, PostgreSQL also its JSON path functions")
     func migrationNames() {
-        #expect(SystemSchema.migrations(SQLiteDialect()).map(\.name) == ["0001_schema_registry", "0002_relations", "0004_accounts", "0005_codes", "0006_class_options"])
+        #expect(SystemSchema.migrations(SQLiteDialect()).map(\.name)
+            == ["0001_schema_registry", "0002_relations", "0004_accounts", "0005_codes", "0006_class_options", "0008_auth_links"])
         #expect(SystemSchema.migrations(PostgresDialect()).map(\.name)
-            == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths", "0004_accounts", "0005_codes", "0006_class_options", "0007_cirrus_double_jsonb"])
+            == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths", "0004_accounts", "0005_codes", "0006_class_options",
+                "0007_cirrus_double_jsonb", "0008_auth_links"])
+        #expect(SystemSchema.userTableMigrations(SQLiteDialect()).map(\.name) == ["0009_auth_links_from_users", "0010_email_unique_ignoring_case"])
+    }
+
+    @Test("third-party accounts are unique per platform and id, one per platform for a user; a refusal names authData on both stores")
+    func authLinks() throws {
+        let migration = try #require(SystemSchema.migrations(SQLiteDialect()).first { $0.name == "0008_auth_links" })
+        #expect(migration.statements == [
+            #"CREATE TABLE "_cirrus_auth_links" ("user_id" TEXT NOT NULL, "platform" TEXT NOT NULL, "uid" TEXT NOT NULL, "#
+                + #"PRIMARY KEY ("user_id", "platform"))"#,
+            #"CREATE UNIQUE INDEX "_cirrus_auth_links_unique_authData" ON "_cirrus_auth_links" ("platform", "uid")"#,
+        ])
+        #expect(SystemSchema.uniqueField(inMessage: "UNIQUE constraint failed: _cirrus_auth_links.platform, _cirrus_auth_links.uid") == "authData")
+        #expect(SystemSchema.uniqueField(inMessage: "_cirrus_auth_links_unique_authData") == "authData")
+    }
+
+    @Test("e-mail addresses are unique lower-cased, ASCII only on both stores, and the unique index reads back as email")
+    func lowerEmail() {
+        #expect(SystemSchema.lowerEmail(SQLiteDialect()) == #"lower(json_extract("data", '$."email"'))"#)
+        #expect(SystemSchema.lowerEmail(PostgresDialect()) == #"lower(("data" #>> '{"email"}') COLLATE "C")"#)
+        let user = SystemSchema.createObjectTable(PostgresDialect(), table: "o__user", className: "_User")
+        #expect(user.contains(#"CREATE UNIQUE INDEX IF NOT EXISTS "o__user_lower_unique_email" ON "o__user" ((lower(("data" #>> '{"email"}') COLLATE "C")))"#))
+        #expect(SystemSchema.uniqueField(inMessage: #"duplicate key value violates unique constraint "o__user_lower_unique_email""#) == "email")
     }
 
     @Test("the account tables keep one stable session per user and never touch object tables")
@@ -30,7 +54,7 @@ struct SystemSchemaTests {
     func uniqueIndexes() {
         let user = SystemSchema.createObjectTable(SQLiteDialect(), table: "o__user", className: "_User")
         #expect(user.contains(#"CREATE UNIQUE INDEX IF NOT EXISTS "o__user_unique_username" ON "o__user" ((json_extract("data", '$."username"')))"#))
-        #expect(user.filter { $0.hasPrefix("CREATE UNIQUE INDEX") }.count == 3)
+        #expect(user.filter { $0.hasPrefix("CREATE UNIQUE INDEX") }.count == 4)
         let role = SystemSchema.createObjectTable(PostgresDialect(), table: "o__role", className: "_Role")
         #expect(role.filter { $0.hasPrefix("CREATE UNIQUE INDEX") }.count == 1)
         #expect(SystemSchema.createObjectTable(SQLiteDialect(), table: "o_post", className: "Post").allSatisfy { !$0.contains("UNIQUE") })

@@ -1,0 +1,21 @@
+import CirrusPostgres
+import CirrusStorage
+import CirrusTesting
+import Testing
+
+@Suite("The PostgreSQL store migrates accounts of older databases")
+struct PostgresAccountMigrationTests {
+    @Test("links are filled from existing users; e-mail addresses held in several cases postpone case-insensitive uniqueness without failing")
+    func migration() async throws {
+        try await PostgresTestDatabase.withSchema(poolSize: 2) { url in
+            do {
+                try await AccountMigrationScenario.run(
+                    open: { try PostgresStorageAdapter(url: url) },
+                    execute: { store, sql in try await (store as? PostgresStorageAdapter)?.execute(rawSQL: sql) }
+                )
+            } catch let failure as ConformanceFailure {
+                Issue.record(Comment(rawValue: failure.message), sourceLocation: SourceLocation(fileID: failure.fileID, filePath: failure.filePath, line: failure.line, column: failure.column))
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import CirrusSQLite
+import CirrusStorage
+import CirrusTesting
+import Testing
+
+@Suite("The SQLite store migrates accounts of older databases")
+struct SQLiteAccountMigrationTests {
+    @Test("links are filled from existing users; e-mail addresses held in several cases postpone case-insensitive uniqueness without failing")
+    func migration() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        do {
+            try await AccountMigrationScenario.run(
+                open: { try SQLiteStorageAdapter(path: directory.path + "/cirrus.sqlite") },
+                execute: { store, sql in try await (store as? SQLiteStorageAdapter)?.execute(rawSQL: sql) }
+            )
+        } catch let failure as ConformanceFailure {
+            Issue.record(Comment(rawValue: failure.message), sourceLocation: SourceLocation(fileID: failure.fileID, filePath: failure.filePath, line: failure.line, column: failure.column))
+        }
+    }
+}
