@@ -48,6 +48,10 @@ public struct ServerConfiguration: Sendable {
     /// The header a trusted reverse proxy puts the client's address in (`X-Forwarded-For`); `nil`: the client is the
     /// connection's peer. Set it only behind a proxy that overwrites the header, or clients choose their address.
     public var clientAddressHeader: String?
+    /// HTTP limits: request head and body sizes, connections, client timeouts, the request deadline.
+    public var transport = TransportSettings()
+    /// The statement timeout, the wait for a database connection, the shutdown deadline and the log line bound.
+    public var resilience = ResilienceSettings()
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,
