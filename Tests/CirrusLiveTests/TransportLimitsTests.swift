@@ -192,4 +192,42 @@ struct TransportLimitsTests {
             #expect(waited >= .milliseconds(800) && waited < .seconds(10))
         }
     }
+
+    @Test("beyond the connection limit, the connection idle the longest is closed to make room for a new client")
+    func connectionLimitMakesRoom() async throws {
+        try await LiveTestServer.with(configure: { Self.limits(&$0); $0.transport.maximumConnections = 4 }) { server in
+            let idle = try (0..<4).map { _ in try RawConnection(server) }
+            // Each read ends when the server closes its connection: for one of them when it makes room, for the others
+            // when the server stops.
+            let (closed, closing) = AsyncStream<Bool>.makeStream()
+            for connection in idle { Task { closing.yield(await connection.readUntilClosed().reply == nil) } }
+            try await Task.sleep(for: .seconds(1))
+            let (reply, _) = await Self.exchange(try RawConnection(server), server.head("GET", "/1.1/date", headers: ["Connection: close"]))
+            #expect(reply?.status == 200)
+            // One of the idle connections was closed by the server, long before its idle timeout.
+            let start = ContinuousClock.now
+            var first = closed.makeAsyncIterator()
+            #expect(await first.next() == true)
+            #expect(ContinuousClock.now - start < .seconds(10))
+        }
+    }
+
+    @Test("with every connection in the middle of a request, a new one is answered 503 and closed; the others are served")
+    func connectionLimitRefuses() async throws {
+        try await LiveTestServer.with(configure: { Self.limits(&$0); $0.transport.maximumConnections = 2 }) { server in
+            let busy = try (0..<2).map { _ in try RawConnection(server) }
+            // Heads without their final empty line: the requests have begun.
+            // (`"\r\n"` is one Character: dropping the last one leaves one line end.)
+            for connection in busy { try await connection.transmit(String(server.head("GET", "/1.1/date", headers: ["Connection: close"]).dropLast())) }
+            try await Task.sleep(for: .seconds(1))
+            let (refused, elapsed) = await Self.exchange(try RawConnection(server), server.head("GET", "/1.1/date"))
+            #expect(refused?.status == 503)
+            #expect(refused?.json["code"] == 503)
+            #expect(elapsed < .seconds(10))
+            for connection in busy {
+                try await connection.transmit("\r\n")
+                #expect(await connection.readUntilClosed().reply?.status == 200)
+            }
+        }
+    }
 }
