@@ -230,4 +230,27 @@ struct TransportLimitsTests {
             }
         }
     }
+
+    @Test("a client that stops reading its answer is disconnected after the body timeout")
+    func stalledReader() async throws {
+        try await LiveTestServer.with(configure: { $0.transport.bodyTimeout = .seconds(1) }) { server in
+            // 12 MB of objects: more than the socket buffers between the server and the client hold.
+            let object: JSON = ["text": .string(String(repeating: "t", count: 30_000))]
+            for _ in 0..<8 {
+                let requests = JSON.array(Array(repeating: ["method": "POST", "path": "/1.1/classes/Big", "body": object], count: 50))
+                let connection = try RawConnection(server)
+                let body = JSONWriter.string(["requests": requests])
+                let head = server.head("POST", "/1.1/batch", headers: ["Content-Type: application/json", "Content-Length: \(body.utf8.count)", "Connection: close"])
+                #expect(await Self.exchange(connection, head + body).reply?.status == 200)
+            }
+            let reader = try RawConnection(server)
+            try await reader.transmit(server.head("GET", "/1.1/classes/Big?limit=1000"))
+            try await Task.sleep(for: .seconds(4))
+            // The answer stopped where the buffers filled, and the server closed the connection: the read ends with
+            // part of it, long before the idle timeout (a minute).
+            let (reply, elapsed) = await reader.readUntilClosed()
+            #expect(elapsed < .seconds(30))
+            #expect((reply?.body.utf8.count ?? 0) < 12_000_000)
+        }
+    }
 }

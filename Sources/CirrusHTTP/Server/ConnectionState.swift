@@ -4,7 +4,8 @@ import NIOCore
 
 /// What one connection is doing, and the one timer that bounds it: an idle keep-alive connection is closed after
 /// the idle timeout, a request head must arrive whole within the header timeout of its first byte, a body may pause
-/// at most the body timeout. While a request is being answered no timer runs: the request deadline bounds that.
+/// at most the body timeout. While a request is being answered no timer runs: the request deadline bounds that. A
+/// client that stops reading its answer (the connection stays unwritable) for the body timeout is disconnected.
 ///
 /// Shared by the connection's ``RequestHeadGuard`` (which sees bytes) and ``ConnectionTimer`` (which sees requests
 /// and responses); used on the connection's event loop only.
@@ -30,6 +31,8 @@ final class ConnectionState {
     private(set) var closesAfterResponse = false
     private var lastBodyRead = NIODeadline.now()
     private var timer: Scheduled<Void>?
+    /// Runs while the connection cannot take more output.
+    private var writeTimer: Scheduled<Void>?
     /// The first handler of the pipeline, from which timeouts are fired and the connection closed.
     private var context: ChannelHandlerContext?
     /// The first bytes of the current request line, kept for the dialect of an error reply.
@@ -50,6 +53,8 @@ final class ConnectionState {
     func detach() {
         timer?.cancel()
         timer = nil
+        writeTimer?.cancel()
+        writeTimer = nil
         context = nil
         if let connectionID { limiter?.remove(connectionID) }
     }
@@ -105,6 +110,15 @@ final class ConnectionState {
             arm(settings.idleTimeout)
         }
         return false
+    }
+
+    /// The connection became writable, or stopped being so (its client does not read what it is sent).
+    func writabilityChanged(_ writable: Bool) {
+        writeTimer?.cancel()
+        writeTimer = nil
+        guard !writable, let context else { return }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        writeTimer = context.eventLoop.scheduleTask(in: TimeAmount(settings.bodyTimeout)) { loopBound.value.close(promise: nil) }
     }
 
     /// A graceful shutdown began. Returns whether the connection may close now (no request on it).

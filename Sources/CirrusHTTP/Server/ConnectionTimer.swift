@@ -56,6 +56,11 @@ final class ConnectionTimer: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        state.writabilityChanged(context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)

@@ -16,7 +16,8 @@ public struct TransportSettings: Sendable, Equatable {
     public var idleTimeout: Duration = .seconds(60)
     /// A request head must arrive whole within this time of its first byte (slow-loris clients); else 408.
     public var headerTimeout: Duration = .seconds(20)
-    /// A request body that sends nothing for this long is abandoned: 408, and the connection is closed.
+    /// A request body that sends nothing for this long is abandoned: 408, and the connection is closed. A client that
+    /// takes nothing of its answer for this long is disconnected too.
     public var bodyTimeout: Duration = .seconds(30)
     /// Every request is answered within this time of its head and body having arrived: a request whose work is not
     /// done by then is answered with the dialect's timeout error (LeanCloud's and Parse's 124) and its work cancelled.
