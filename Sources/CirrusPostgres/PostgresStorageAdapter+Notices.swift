@@ -47,7 +47,7 @@ extension PostgresStorageAdapter {
     }
 
     private func listen(afterLoss lost: Bool, _ continuation: AsyncStream<ChangeNotice>.Continuation) async throws {
-        try await client.withConnection { connection in
+        try await withConnection { connection in
             let schema = try await self.rows(connection, "SELECT current_schema()").first?.first?.text ?? ""
             try await connection.listen(on: Self.noticeChannel) { notifications in
                 if lost { continuation.yield(.everything) }

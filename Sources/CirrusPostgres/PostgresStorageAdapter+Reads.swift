@@ -12,9 +12,9 @@ extension PostgresStorageAdapter {
     }
 
     /// Runs a read on a pooled connection, turning database errors into ``StorageError``s that say what failed.
-    func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await client.withConnection { try await body($0) }
+            return try await withConnection(body)
         } catch let error as PSQLError {
             throw StorageError.database(Self.describe(error))
         }

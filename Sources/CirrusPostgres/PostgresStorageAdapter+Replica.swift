@@ -12,13 +12,13 @@ import PostgresNIO
 /// writes (and everyone else's). Gets by id, sessions, codes and accounts always read the primary.
 extension PostgresStorageAdapter {
     /// Runs a query on the replica when it has caught up with the primary, else on the primary.
-    func query<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func query<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         guard let replica else { return try await read(body) }
         guard let position = try await read({ try await self.rows($0, "SELECT pg_current_wal_lsn()::text").first?.first?.text }) else {
             return try await read(body)
         }
         do {
-            let answer: T? = try await replica.withConnection { connection in
+            let answer: T? = try await withConnection(from: replica) { connection in
                 let caughtUp = try await self.rows(connection, "SELECT COALESCE(pg_last_wal_replay_lsn() >= \(bind: .text(position))::pg_lsn, FALSE)")
                 guard caughtUp.first?.first == .int(1) else { return nil }
                 return try await body(connection)
@@ -26,6 +26,8 @@ extension PostgresStorageAdapter {
             if let answer { return answer }
         } catch let error as PSQLError {
             logger.warning("the replica failed; the primary answers", metadata: ["error": "\(Self.describe(error))"])
+        } catch let error as StorageError {
+            logger.warning("the replica failed; the primary answers", metadata: ["error": "\(error)"])
         }
         return try await read(body)
     }

@@ -70,7 +70,7 @@ extension PostgresStorageAdapter {
     }
 
     /// A transaction whose database errors become ``StorageError``s.
-    func writing<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func writing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await transaction(body)
         } catch let error as PSQLError {

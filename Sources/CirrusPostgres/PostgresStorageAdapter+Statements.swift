@@ -38,12 +38,14 @@ extension PostgresStorageAdapter {
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
-    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
-    func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
+    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws or when
+    /// its task was cancelled first (its request's deadline passed: the client was told it failed).
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withConnection { connection in
             try await connection.query("BEGIN", logger: self.logger)
             do {
                 let value = try await body(connection)
+                try Task.checkCancellation()
                 try await connection.query("COMMIT", logger: self.logger)
                 return value
             } catch {

@@ -23,6 +23,10 @@ public final class PostgresStorageAdapter: StorageAdapter {
     let location: String
     /// How long ``prepare()`` waits for the first connection before it reports the database unreachable.
     let connectDeadline: Duration
+    /// How long work waits for a free pool connection before it fails.
+    let connectionWait: Duration
+    /// The leased connections, so that work on one that closes fails at once.
+    let watch = ConnectionWatch()
     /// Names this instance in the change notices it sends, so that it ignores its own.
     let instanceId = UUID().uuidString
     private let runner: Task<Void, Never>
@@ -30,9 +34,10 @@ public final class PostgresStorageAdapter: StorageAdapter {
     private let closeOnce = OnceFlag()
 
     /// A store on the database `configuration` reaches; the pool connects lazily, on the first statement.
+    /// - Parameter connectionWait: how long work waits for a free pool connection before it fails.
     public init(
         configuration: PostgresClient.Configuration, replica replicaConfiguration: PostgresClient.Configuration? = nil,
-        connectDeadline: Duration = .seconds(15), logger: Logger = Logger(label: "cirrus.postgres")
+        connectDeadline: Duration = .seconds(15), connectionWait: Duration = .seconds(10), logger: Logger = Logger(label: "cirrus.postgres")
     ) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
@@ -41,15 +46,27 @@ public final class PostgresStorageAdapter: StorageAdapter {
         replicaRunner = replica.map { replica in Task { await replica.run() } }
         self.logger = logger
         self.connectDeadline = connectDeadline
+        self.connectionWait = connectionWait
         location = "\(configuration.host ?? configuration.unixSocketPath ?? "?"):\(configuration.port.map(String.init) ?? "")/\(configuration.database ?? "")"
         runner = Task { await client.run() }
     }
 
     /// A store on the database of a `postgres://user:password@host:port/database?sslmode=…` URL.
     /// - Throws: ``PostgresURLError`` for a malformed URL.
-    /// - Parameter replicaURL: a streaming replica of the same database that queries may read from.
-    public convenience init(url: String, replicaURL: String? = nil, logger: Logger = Logger(label: "cirrus.postgres")) throws {
-        self.init(configuration: try PostgresURL.configuration(url), replica: try replicaURL.map(PostgresURL.configuration), logger: logger)
+    /// - Parameters:
+    ///   - replicaURL: a streaming replica of the same database that queries may read from.
+    ///   - statementTimeout: the longest a statement may run (and a transaction stay idle) before PostgreSQL cancels
+    ///     it; `nil` for no limit.
+    ///   - connectionWait: how long work waits for a free pool connection before it fails.
+    public convenience init(
+        url: String, replicaURL: String? = nil, statementTimeout: Duration? = nil, connectionWait: Duration = .seconds(10),
+        logger: Logger = Logger(label: "cirrus.postgres")
+    ) throws {
+        let limit = { PostgresURL.limitingStatements($0, to: statementTimeout) }
+        self.init(
+            configuration: limit(try PostgresURL.configuration(url)), replica: try replicaURL.map(PostgresURL.configuration).map(limit),
+            connectionWait: connectionWait, logger: logger
+        )
     }
 
     /// Applies the migrations, once the database has answered.
@@ -92,7 +109,7 @@ public final class PostgresStorageAdapter: StorageAdapter {
 
     public func loadSchemas() async throws -> [ClassSchema] {
         let registry = RegistryStatements(dialect: dialect)
-        return try await client.withConnection { connection in
+        return try await withConnection { connection in
             var schemas: [String: ClassSchema] = [:]
             for row in try await self.rows(connection, registry.allClasses) {
                 guard let name = row[0].text, let table = row[1].text else { continue }
@@ -108,7 +125,7 @@ public final class PostgresStorageAdapter: StorageAdapter {
     }
 
     public func loadSchema(of className: String) async throws -> ClassSchema? {
-        try await client.withConnection { connection in
+        try await withConnection { connection in
             guard let row = try await self.rows(connection, RegistryStatements(dialect: self.dialect).findClass(className)).first,
                 let table = row[1].text
             else { return nil }

@@ -36,6 +36,19 @@ public enum PostgresURL {
         return configuration
     }
 
+    /// `configuration` with PostgreSQL's `statement_timeout` (a statement running longer is cancelled) and
+    /// `idle_in_transaction_session_timeout` (a session left in an open transaction that long is ended, releasing its
+    /// locks) set to `timeout` on every connection; unchanged for `nil`.
+    public static func limitingStatements(_ configuration: PostgresClient.Configuration, to timeout: Duration?) -> PostgresClient.Configuration {
+        guard let timeout else { return configuration }
+        var configuration = configuration
+        let milliseconds = String(max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        configuration.options.additionalStartupParameters += [
+            ("statement_timeout", milliseconds), ("idle_in_transaction_session_timeout", milliseconds),
+        ]
+        return configuration
+    }
+
     /// TLS as libpq's `sslmode` means it: `disable` (the default: loopback servers rarely have certificates), `prefer`
     /// and `require` (encrypted, the certificate not checked), `verify-ca` (signed by a trusted CA) and `verify-full`
     /// (also naming the host). `sslrootcert` is a PEM file of the CAs to trust instead of the system's.

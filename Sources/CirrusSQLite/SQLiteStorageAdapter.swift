@@ -16,14 +16,22 @@ public final class SQLiteStorageAdapter: StorageAdapter {
     let tables = TableDirectory()
     let closeOnce = OnceFlag()
 
-    /// Opens (creating if needed) the database at `path`.
+    /// Opens (creating if needed) the database at `path`, without a statement timeout.
     /// - Throws: when the file cannot be opened.
-    public init(path: String, readers: Int = 4) throws {
+    public convenience init(path: String, readers: Int = 4) throws {
+        try self.init(path: path, readers: readers, statementTimeout: nil)
+    }
+
+    /// Opens (creating if needed) the database at `path`.
+    /// - Parameter statementTimeout: the longest a statement may run before it is interrupted; `nil` for no limit.
+    /// - Throws: when the file cannot be opened.
+    public init(path: String, readers: Int = 4, statementTimeout: Duration?) throws {
         var configuration = Configuration()
         configuration.maximumReaderCount = readers
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if let statementTimeout { StatementClock.install(on: db, limit: statementTimeout) }
             db.add(function: SQLiteStorageAdapter.regexpFunction)
             db.add(function: SQLiteStorageAdapter.distanceFunction)
             db.add(function: SQLiteStorageAdapter.polygonFunction)

@@ -11,7 +11,10 @@ extension CirrusServer {
     public static func ensureIndexes(_ configuration: ServerConfiguration, className: String, fields: [String]) async throws {
         let paths = try fields.map { try FieldPath(parsing: $0) }
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let store = try StoreFactory.open(configuration, logger: Logger(label: "cirrus"))
+        // An index build may take long: no statement timeout.
+        var unlimited = configuration
+        unlimited.resilience.statementTimeout = nil
+        let store = try StoreFactory.open(unlimited, logger: Logger(label: "cirrus"))
         do {
             try await store.prepare()
             for path in paths { try await store.ensureIndex(className: className, path: path) }

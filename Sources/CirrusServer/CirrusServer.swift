@@ -7,7 +7,9 @@ public import CirrusStorage
 import Foundation
 public import Hummingbird
 public import Logging
+public import NIOCore
 import ServiceLifecycle
+import UnixSignals
 
 /// A configured server: the store, the keys in use and the Hummingbird application.
 public struct CirrusServer: Sendable {
@@ -16,6 +18,10 @@ public struct CirrusServer: Sendable {
     public let application: Application<CirrusResponder>
     /// The object changes of this server and of the others sharing its database, for subscribers.
     public let changes: ObjectChangeFeed
+    /// The open connections, at most the configured number (lowered to what the file limit allows).
+    public let connections: ConnectionLimiter
+    /// How long a graceful shutdown may take before the rest is cancelled.
+    let shutdownTimeout: Duration
 
     /// Builds the whole server, as `cirrus serve` runs it and as tests drive it: opens the store and applies
     /// its migrations, loads or generates the keys, and wires services and endpoints.
@@ -23,6 +29,7 @@ public struct CirrusServer: Sendable {
     public static func build(_ configuration: ServerConfiguration, logger: Logger? = nil) async throws -> CirrusServer {
         var logger = logger ?? Logger(label: "cirrus")
         logger.logLevel = configuration.logLevel
+        logger.handler = BoundedLogHandler(wrapping: logger.handler, maximumLineSize: configuration.resilience.maximumLogLineSize)
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let store = try StoreFactory.open(configuration, logger: logger)
         let keys: AppKeys
@@ -69,18 +76,62 @@ public struct CirrusServer: Sendable {
             files: FileService(objects: objects, storage: storage, settings: fileSettings)
         )
         responder.clientAddressHeader = configuration.clientAddressHeader
+        responder.transport = configuration.transport
+        let connections = connectionLimiter(configuration.transport, logger: logger)
+        let settings = configuration.transport
         let application = Application(
             responder: responder,
+            server: CirrusHTTPChannel.server(settings: settings, limiter: connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),
             services: [StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects)],
+            onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
             logger: logger
         )
-        return CirrusServer(keys: keys, store: store, application: application, changes: objects.changes)
+        return CirrusServer(
+            keys: keys, store: store, application: application, changes: objects.changes, connections: connections,
+            shutdownTimeout: configuration.resilience.shutdownTimeout
+        )
     }
 
-    /// Serves until SIGINT or SIGTERM, then finishes in-flight requests and closes the store.
+    /// The application, also calling `onServerRunning` with the listening channel once it listens (tests wait for it).
+    public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> Application<CirrusResponder> {
+        let (logger, connections) = (application.logger, connections)
+        return Application(
+            responder: application.responder, server: application.server, configuration: application.configuration,
+            services: application.services,
+            onServerRunning: { channel in
+                await CirrusHTTPChannel.listening(channel, limiter: connections, logger: logger)
+                await onServerRunning(channel)
+            },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGINT or SIGTERM, then finishes in-flight requests and closes the store, within the shutdown
+    /// timeout: what is still running then is cancelled, and a second later the process exits whatever is left.
     public func run() async throws {
-        try await application.runService()
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: application), .init(service: ShutdownDeadline(timeout: shutdownTimeout, logger: application.logger))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger
+        )
+        configuration.maximumGracefulShutdownDuration = shutdownTimeout
+        try await ServiceGroup(configuration: configuration).run()
+    }
+
+    /// The connection limiter for `settings`, its limit lowered to what the file-descriptor limit (raised to the hard
+    /// limit first) leaves room for.
+    static func connectionLimiter(_ settings: TransportSettings, logger: Logger) -> ConnectionLimiter {
+        let files = FileDescriptorLimit.raise()
+        if files.after > files.before {
+            logger.info("file descriptor limit raised", metadata: ["from": "\(files.before)", "to": "\(files.after)"])
+        }
+        let allowed = files.after > 0 ? FileDescriptorLimit.connections(allowedBy: files.after) : settings.maximumConnections
+        if allowed < settings.maximumConnections {
+            logger.warning("connection limit lowered to what the file descriptor limit allows", metadata: [
+                "configured": "\(settings.maximumConnections)", "limit": "\(allowed)", "files": "\(files.after)",
+            ])
+        }
+        return ConnectionLimiter(limit: min(settings.maximumConnections, allowed))
     }
 
     /// The storage of file contents: the one given, an S3-compatible bucket, or the data directory.
@@ -113,6 +164,24 @@ struct ChangeNoticeService: Service {
         // A store without other instances (SQLite) has no notices: the service still lives until the server stops,
         // since a service that returns early stops the whole server.
         try? await gracefulShutdown()
+    }
+}
+
+/// The last resort of a shutdown: once one begins (it is told first, being the last service), the process exits one
+/// second after the shutdown timeout if it is still running, whatever it is waiting for.
+struct ShutdownDeadline: Service {
+    let timeout: Duration
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let (seconds, attoseconds) = timeout.components
+        let delay = Double(seconds) + Double(attoseconds) / 1e18 + 1
+        let logger = logger
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            logger.critical("the shutdown did not finish within its timeout; exiting", metadata: ["timeout": "\(timeout)"])
+            exit(1)
+        }
     }
 }
 

@@ -54,6 +54,10 @@ public struct ServerConfiguration: Sendable {
     /// The origin file URLs start with (`https://files.example.com`) instead of the public URL: a domain of its own
     /// keeps uploaded content away from the API's origin. `nil`: the public URL.
     public var filePublicURL: String?
+    /// HTTP limits: request head and body sizes, connections, client timeouts, the request deadline.
+    public var transport = TransportSettings()
+    /// The statement timeout, the wait for a database connection, the shutdown deadline and the log line bound.
+    public var resilience = ResilienceSettings()
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

@@ -9,17 +9,21 @@ enum StoreFactory {
     static let sqliteFileName = "cirrus.sqlite"
 
     static func open(_ configuration: ServerConfiguration, logger: Logger) throws -> any StorageAdapter {
+        let limits = configuration.resilience
         guard let url = configuration.databaseURL, !url.isEmpty else {
             if configuration.databaseReplicaURL != nil { throw ServerStartError.unsupportedDatabase("A replica needs a postgres:// database.") }
-            return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory))
+            return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory), statementTimeout: limits.statementTimeout)
         }
         if url.hasPrefix("sqlite://") {
             if configuration.databaseReplicaURL != nil { throw ServerStartError.unsupportedDatabase("A replica needs a postgres:// database.") }
-            return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)))
+            return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)), statementTimeout: limits.statementTimeout)
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             do {
-                return try PostgresStorageAdapter(url: url, replicaURL: configuration.databaseReplicaURL, logger: logger)
+                return try PostgresStorageAdapter(
+                    url: url, replicaURL: configuration.databaseReplicaURL, statementTimeout: limits.statementTimeout,
+                    connectionWait: limits.databaseWaitTimeout, logger: logger
+                )
             } catch let error as PostgresURLError {
                 throw ServerStartError.unsupportedDatabase(error.description)
             }

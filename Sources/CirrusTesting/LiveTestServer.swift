@@ -68,6 +68,8 @@ public struct LiveTestServer: Sendable {
             let smsOutbox = OutboxSMSSender()
             configuration.mailSender = mailOutbox
             configuration.smsSender = smsOutbox
+            // Debug builds of the whole suite on a busy machine are slow: the request deadline is for the tests of it.
+            configuration.transport.requestTimeout = TestServer.requestTimeout
             configure(&configuration)
             let server = try await CirrusServer.build(configuration)
             let live = LiveTestServer(
@@ -90,10 +92,7 @@ public struct LiveTestServer: Sendable {
         _ server: CirrusServer, live: LiveTestServer, _ body: @Sendable (LiveTestServer) async throws -> T
     ) async throws -> T {
         let (running, signal) = AsyncStream<Bool>.makeStream()
-        let application = Application(
-            responder: server.application.responder, configuration: server.application.configuration,
-            services: server.application.services, onServerRunning: { _ in signal.yield(true) }, logger: server.application.logger
-        )
+        let application = server.application { _ in signal.yield(true) }
         let services = ServiceGroup(configuration: .init(services: [application], logger: server.application.logger))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

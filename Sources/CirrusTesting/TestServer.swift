@@ -15,6 +15,9 @@ public enum TestServer {
     /// The keys every test server uses.
     public static let keys = AppKeys(appId: "test-app-id", appKey: "test-app-key", masterKey: "test-master-key")
 
+    /// The request deadline of test servers: long, so that only the tests of deadlines meet it.
+    public static let requestTimeout: Duration = .seconds(600)
+
     /// Account settings for tests: scrypt with N = 2^4, so that the many sign-ups of a test run stay quick. The
     /// production cost is covered by the password hasher's own tests.
     public static let fastAccounts = AccountSettings(passwordCost: PasswordHasher.Cost(log2N: 4, blockSize: 8, parallelism: 1))
@@ -51,6 +54,8 @@ public enum TestServer {
             let smsOutbox = OutboxSMSSender()
             configuration.mailSender = mailOutbox
             configuration.smsSender = smsOutbox
+            // Debug builds of the whole suite on a busy machine are slow: the request deadline is for the tests of it.
+            configuration.transport.requestTimeout = TestServer.requestTimeout
             configure(&configuration)
             let server = try await CirrusServer.build(configuration)
             return try await server.application.test(.router) { client in

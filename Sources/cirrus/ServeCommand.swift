@@ -44,13 +44,15 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "File URLs") var fileServing: FileServingOptions
 
     @OptionGroup(title: "Third-party log-in") var authData: AuthDataOptions
+    @OptionGroup(title: "Limits and timeouts") var limits: TransportOptions
 
     func run() async throws {
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
+        let maximumLineSize = configuration.resilience.maximumLogLineSize
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = configuration.logLevel
-            return handler
+            return BoundedLogHandler(wrapping: handler, maximumLineSize: maximumLineSize)
         }
         var logger = Logger(label: "cirrus")
         logger.logLevel = configuration.logLevel
@@ -86,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
         try files.apply(values, to: &configuration)
         try fileServing.apply(values, to: &configuration)
         try authData.apply(values, to: &configuration)
+        try limits.apply(values, to: &configuration)
         let keys = [value(appId, "CIRRUS_APP_ID"), value(appKey, "CIRRUS_APP_KEY"), value(masterKey, "CIRRUS_MASTER_KEY")]
         switch keys.compactMap({ $0 }).count {
         case 0: break

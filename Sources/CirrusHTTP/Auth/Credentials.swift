@@ -17,6 +17,11 @@ struct Credentials: Sendable {
     /// Whether the key came from a method-override body, where `<master>,master` gives no master rights.
     var keyFromBody = false
 
+    /// Whether these name the app and carry a key, master key or signature: enough to authenticate without a body.
+    var isComplete: Bool {
+        appId != nil && (key != nil || masterKey != nil || signature != nil)
+    }
+
     static func read(from headers: HTTPFields, overrides: [String: String], dialect: Dialect) -> Credentials {
         func header(_ names: String...) -> String? {
             for name in names {

@@ -152,7 +152,7 @@ enum BatchItem {
         guard let (prefix, segments) = DialectPath.subrequest(pathPart) else {
             return .failure(APIError(.invalidParameter, "Batch paths start with /1.1/, /1/ or /parse/: \"\(path)\"."))
         }
-        var query = QueryString.parse(queryPart, plus: batch.dialect.queryPlus)
+        var query = QueryString.parse(queryPart)
         if case .object(let params) = members["params"] ?? .null {
             for (name, value) in params { query[name] = value.stringValue ?? JSONWriter.string(value) }
         }

@@ -31,13 +31,7 @@ public enum Dialect: String, Sendable, CaseIterable {
         self == .bmob ? stamp.format(offsetMinutes: defaultOffsetMinutes, style: .spaced) : stamp.iso8601
     }
 
-    /// What `+` in a query string means: Parse and Bmob clients form-encode; LeanCloud's clients sometimes paste
-    /// raw JSON (with a literal `+`) into URLs, so it is decided per value.
-    var queryPlus: QueryString.Plus {
-        self == .leancloud ? .detect : .space
-    }
-
-    /// The largest batch accepted (Bmob documents 50; the others set no count limit).
+    /// The largest batch accepted (Bmob documents 50; Cirrus caps the others at 1 000).
     public var maximumBatchSize: Int {
         self == .bmob ? 50 : 1000
     }

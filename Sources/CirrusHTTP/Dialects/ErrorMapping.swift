@@ -103,6 +103,13 @@ extension Dialect {
         case .fileTooLarge: (413, 413)
         // The REST guide's 430: uploads beyond the per-client rate.
         case .rateLimited: (429, 430)
+        // The error-code reference: 124 "The request timed out on the server."; the transport's own refusals carry
+        // their HTTP status as code, as 401, 403 and 413 do.
+        case .timeout: (503, 124)
+        case .requestTimeout: (408, 408)
+        case .uriTooLong: (414, 414)
+        case .headersTooLarge: (431, 431)
+        case .serverBusy: (503, 503)
         }
     }
 
@@ -164,6 +171,11 @@ extension Dialect {
         // parse-server: 130 FILE_SAVE_ERROR "File size exceeds maximum allowed"; 155 REQUEST_LIMIT_EXCEEDED.
         case .fileTooLarge: (413, 130)
         case .rateLimited: (429, 155)
+        // Parse.Error.TIMEOUT (124); requests the transport refuses are INVALID_JSON-style bad requests (107), and a
+        // full server is SERVER_ERROR-like (1).
+        case .timeout, .requestTimeout: (Self.transportStatus(reason), 124)
+        case .uriTooLong, .headersTooLarge: (Self.transportStatus(reason), 107)
+        case .serverBusy: (503, 1)
         }
     }
 
@@ -217,6 +229,21 @@ extension Dialect {
         // Bmob's REST guide: files over the limit get 145; 10076 is its QPS limit.
         case .fileTooLarge: (400, 145)
         case .rateLimited: (400, 10076)
+        // Bmob's SDK code 9010 is "network timeout"; refused requests are malformed ones (107), like its 413.
+        case .timeout, .requestTimeout: (Self.transportStatus(reason), 9010)
+        case .uriTooLong, .headersTooLarge: (Self.transportStatus(reason), 107)
+        case .serverBusy: (503, 1)
+        }
+    }
+
+    /// The HTTP status of a transport failure, the same in every dialect.
+    private static func transportStatus(_ reason: APIError.Reason) -> Int {
+        switch reason {
+        case .timeout, .serverBusy: 503
+        case .requestTimeout: 408
+        case .uriTooLong: 414
+        case .headersTooLarge: 431
+        default: 400
         }
     }
 }

@@ -1,36 +1,35 @@
-/// Decoding of URL query strings, form style or not.
+/// Decoding of URL query strings: form encoding, as every form encoder writes it (`+` is a space, a plus is `%2B`).
 enum QueryString {
     /// What a `+` in a query string stands for.
-    enum Plus: Sendable {
-        /// A space, as in form encoding (Parse and Bmob clients).
+    enum Plus: Sendable, Equatable {
+        /// A space: what form encoding means, and what every client but one sends (aiohttp, browsers'
+        /// `URLSearchParams`, `requests`, the LeanCloud JavaScript and Swift SDKs, Parse and Bmob clients).
         case space
-        /// Decided per value. LeanCloud's clients send both kinds: the Python SDK form-encodes its GET parameters
-        /// (`+` for a space, `%3A` for `:`), yet pastes a conditional save's `where` JSON raw into the URL, where
-        /// `:` `,` `$` and a literal `+` arrive unencoded. A value holding a character that form encoding always
-        /// escapes was not form-encoded, so its `+` is a plus; in any other value it is a space.
-        case detect
+        /// A plus in `where`, a space in the other parameters. The LeanCloud Python SDK form-encodes its parameters but
+        /// appends a conditional save's `where` to the URL as raw JSON (`requests` then escapes only `"`, `{`, `}` and
+        /// spaces in it), so a `+` in that JSON is a plus. Only requests known to come from that SDK are read so.
+        case literalInWhere
     }
 
-    /// Characters that form encoding never leaves as they are.
-    private static let formEscaped = Set(":,$\"{}[]".utf8)
+    /// The `User-Agent` of the LeanCloud Python SDK (`AVOS Cloud python-<version> SDK (<Python version>)`).
+    static let pythonSDKAgent = "AVOS Cloud python-"
+
+    /// How `+` is read in the query of a request: form-style, except in the `where` of an update the LeanCloud
+    /// Python SDK sends (identified by its `User-Agent`).
+    static func plus(method: String, userAgent: String?, dialect: Dialect) -> Plus {
+        dialect == .leancloud && method == "PUT" && userAgent?.hasPrefix(pythonSDKAgent) == true ? .literalInWhere : .space
+    }
 
     /// The parameters of `query` (the text after `?`); the last value of a repeated name wins.
-    static func parse(_ query: String, plus: Plus) -> [String: String] {
+    static func parse(_ query: String, plus: Plus = .space) -> [String: String] {
         var parameters: [String: String] = [:]
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decode(parts[0], plusAsSpace: plusIsSpace(in: parts[0], plus))
-            let value = parts.count > 1 ? decode(parts[1], plusAsSpace: plusIsSpace(in: parts[1], plus)) : ""
+            let name = decode(parts[0], plusAsSpace: true)
+            let value = parts.count > 1 ? decode(parts[1], plusAsSpace: plus == .space || name != "where") : ""
             parameters[name] = value
         }
         return parameters
-    }
-
-    private static func plusIsSpace(in raw: Substring, _ plus: Plus) -> Bool {
-        switch plus {
-        case .space: true
-        case .detect: !raw.utf8.contains { formEscaped.contains($0) }
-        }
     }
 
     /// Percent-decodes `text`; malformed escapes are kept as written.

@@ -29,6 +29,8 @@ public struct CirrusResponder: HTTPResponder {
         set { clientAddressField = newValue.flatMap { HTTPField.Name($0) } }
     }
     var clientAddressField: HTTPField.Name? = nil
+    /// The request deadline and the body limit of requests without credentials in their headers.
+    public var transport = TransportSettings()
 
     /// Keys of a method-override body that are request metadata, not object fields.
     static let overrideKeys: Set<String> = [
@@ -38,7 +40,8 @@ public struct CirrusResponder: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         logger.debug("request started", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
-        if let page = await pages?.respond(to: request, maximumBodySize: maximumBodySize) { return page }
+        let formLimit = min(maximumBodySize, transport.maximumUnauthenticatedBodySize)
+        if let page = await pages?.respond(to: request, maximumBodySize: formLimit) { return page }
         if let download = await downloads?.respond(to: request) { return download }
         if let archive = await exports?.respond(to: request) { return archive }
         if let document = OpenAPIDocument.respond(to: request) { return document }
@@ -47,31 +50,54 @@ public struct CirrusResponder: HTTPResponder {
         }
         if request.method == .options { return preflight(request) }
         do {
-            var apiRequest = try await makeRequest(request, path: path)
+            let (read, resolvesSession) = try await readRequest(request, path: path)
+            var apiRequest = read
             apiRequest.clientAddress = clientAddress(request, context: context)
-            return encode(await router.dispatch(apiRequest))
+            let deadline = transport.requestTimeout
+            let reply = await RequestDeadline.run(deadline) { [apiRequest] in
+                do {
+                    return await router.dispatch(resolvesSession ? try await resolveSession(apiRequest) : apiRequest)
+                } catch {
+                    return ErrorReply.response(for: error, dialect: path.dialect)
+                }
+            }
+            guard let reply else {
+                logger.warning("request deadline passed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
+                return encode(ErrorReply.response(for: APIError(.timeout, "The request did not finish within \(deadline)."), dialect: path.dialect))
+            }
+            return encode(reply)
         } catch {
-            return encode(ErrorReply.response(for: error, dialect: path.dialect))
+            var reply = ErrorReply.response(for: error, dialect: path.dialect)
+            // A refused request whose body was not read: the connection closes instead of reading it.
+            if Self.hasBody(request) { reply.headers.append((.connection, "close")) }
+            return encode(reply)
         }
     }
 
-    private func makeRequest(_ request: Request, path: DialectPath) async throws -> APIRequest {
+    /// Authenticates a request from its headers when they carry its credentials, before its body is read, and then
+    /// reads its body: within the limit of its endpoint, or of ``TransportSettings/maximumUnauthenticatedBodySize``
+    /// when its credentials may be in its body. A declared length beyond the limit is refused without reading.
+    /// - Returns: the request, and whether its caller is still to be resolved from its session token.
+    private func readRequest(_ request: Request, path: DialectPath) async throws -> (APIRequest, Bool) {
         let (dialect, segments) = (path.dialect, path.segments)
-        var request = request
-        let body: [UInt8]
         // The endpoint is matched once, before the body is read: an upload may take a larger body.
         let addressed = try? router.match(request.method, segments, dialect: dialect).0
-        let limit = addressed?.takesUpload == true ? max(maximumUploadSize, maximumBodySize) : maximumBodySize
-        do {
-            let buffer = try await request.collectBody(upTo: limit)
-            body = Array(buffer.readableBytesView)
-        } catch {
-            if addressed?.takesUpload == true { throw APIError(.fileTooLarge, "The file is larger than \(limit) bytes.") }
-            throw APIError(.requestTooLarge, "The request body is larger than \(limit) bytes.")
+        let upload = addressed?.takesUpload == true
+        var limit = upload ? max(maximumUploadSize, maximumBodySize) : maximumBodySize
+        let headerCredentials = Credentials.read(from: request.headers, overrides: [:], dialect: dialect)
+        // Unknown paths authenticate too, so that they answer 401.
+        let needsCaller = addressed?.requiresAuthentication ?? true
+        var caller: Caller?
+        if headerCredentials.isComplete || request.method != .post {
+            if needsCaller { caller = try authenticator.authenticate(headerCredentials) }
+        } else {
+            // Credentials may come in the body (the JavaScript SDKs' CORS workaround): only a small body is read for them.
+            limit = min(limit, transport.maximumUnauthenticatedBodySize)
         }
+        let body = try await Self.collectBody(request, upTo: limit, upload: upload)
         var method = request.method
-        // Every SDK form-encodes a CQL statement (the Python SDK's spaces arrive as `+`, a `+` as `%2B`).
-        var query = QueryString.parse(request.uri.query ?? "", plus: dialect.queryPlus)
+        let plus = QueryString.plus(method: request.method.rawValue, userAgent: request.headers[.userAgent], dialect: dialect)
+        var query = QueryString.parse(request.uri.query ?? "", plus: plus)
         var overrides: [String: String] = [:]
         var parsedBody: JSON?
         if method == .post, let (override, fields, remaining) = Self.methodOverride(body) {
@@ -84,7 +110,7 @@ public struct CirrusResponder: HTTPResponder {
                 parsedBody = .object(remaining)
             }
         }
-        let credentials = Credentials.read(from: request.headers, overrides: overrides, dialect: dialect)
+        let credentials = overrides.isEmpty ? headerCredentials : Credentials.read(from: request.headers, overrides: overrides, dialect: dialect)
         var apiRequest = APIRequest(dialect: dialect, method: method, segments: segments, query: query, bodyText: body.isEmpty ? nil : body, caller: .anonymous)
         apiRequest.parsedBody = parsedBody
         apiRequest.pathPrefix = path.prefix
@@ -93,13 +119,44 @@ public struct CirrusResponder: HTTPResponder {
         apiRequest.contentType = request.headers[.contentType]
         // A method override names another endpoint; unknown paths authenticate first, so that they answer 401.
         let route = method == request.method ? addressed : try? router.match(method, segments, dialect: dialect).0
-        if route?.requiresAuthentication ?? true {
-            apiRequest.caller = try authenticator.authenticate(credentials)
-            if let token = credentials.sessionToken, route?.resolvesSession == true {
-                apiRequest.caller = try await users.caller(sessionToken: token, base: apiRequest.caller)
-            }
+        guard route?.requiresAuthentication ?? true else { return (apiRequest, false) }
+        apiRequest.caller = try caller.flatMap { overrides.isEmpty ? $0 : nil } ?? authenticator.authenticate(credentials)
+        return (apiRequest, credentials.sessionToken != nil && route?.resolvesSession == true)
+    }
+
+    /// The request with the caller its session token names.
+    private func resolveSession(_ request: APIRequest) async throws -> APIRequest {
+        guard let token = request.sessionToken else { return request }
+        var request = request
+        request.caller = try await users.caller(sessionToken: token, base: request.caller)
+        return request
+    }
+
+    /// The body of `request`, counted as it streams in: a declared length beyond `limit` is refused before any of it
+    /// is read, a body without one as soon as it passes the limit.
+    static func collectBody(_ request: Request, upTo limit: Int, upload: Bool) async throws -> [UInt8] {
+        func tooLarge() -> APIError {
+            upload ? APIError(.fileTooLarge, "The file is larger than \(limit) bytes.")
+                : APIError(.requestTooLarge, "The request body is larger than \(limit) bytes.")
         }
-        return apiRequest
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        if let declared, declared > limit { throw tooLarge() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(declared ?? 0)
+        do {
+            for try await buffer in request.body {
+                guard bytes.count + buffer.readableBytes <= limit else { throw tooLarge() }
+                bytes.append(contentsOf: buffer.readableBytesView)
+            }
+        } catch let refusal as TransportRefusal {
+            throw refusal.error
+        }
+        return bytes
+    }
+
+    /// Whether the request announces a body (which a refusal before reading leaves unread).
+    static func hasBody(_ request: Request) -> Bool {
+        request.headers[.transferEncoding] != nil || request.headers[.contentLength].flatMap { Int($0) }.map { $0 > 0 } == true
     }
 
     /// Who sent the request: the first address of the trusted proxy header when one is configured and present,

@@ -100,6 +100,17 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case immutableField
         /// A role saved without an ACL.
         case roleACLRequired
+        // The transport.
+        /// The request's work did not finish within its deadline (LeanCloud's and Parse's 124).
+        case timeout
+        /// The client sent its request head or body too slowly (408).
+        case requestTimeout
+        /// The request line (its URL) is longer than the server accepts (414).
+        case uriTooLong
+        /// The request's header section is larger than the server accepts (431).
+        case headersTooLarge
+        /// The server holds as many connections as it may (503).
+        case serverBusy
     }
 
     public var reason: Reason

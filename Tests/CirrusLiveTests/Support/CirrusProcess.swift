@@ -6,10 +6,12 @@ import Foundation
 enum CirrusProcess {
     typealias Termination = ChildProcess.Termination
 
-    /// Starts `cirrus` with exactly `arguments`.
+    /// Starts `cirrus` with exactly `arguments`, through `wrapper` (a command that runs it, such as `prlimit … --`) when
+    /// one is given.
     /// - Throws: when the executable is missing or cannot be started.
-    static func start(arguments: [String], environment: [String: String], logPath: String) throws -> ChildProcess {
+    static func start(arguments: [String], environment: [String: String], logPath: String, wrapper: [String] = []) throws -> ChildProcess {
         let variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CIRRUS_") }.merging(environment) { $1 }
-        return try ChildProcess(executable: try CirrusExecutable.path(), arguments: arguments, environment: variables, logPath: logPath)
+        let command = wrapper + [try CirrusExecutable.path()] + arguments
+        return try ChildProcess(executable: command[0], arguments: Array(command.dropFirst()), environment: variables, logPath: logPath)
     }
 }

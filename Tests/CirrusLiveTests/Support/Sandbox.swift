@@ -40,11 +40,24 @@ final class Sandbox: @unchecked Sendable {
     /// The default data directory.
     var dataDirectory: String { path("data") }
 
-    /// Starts `cirrus` with exactly these arguments and `CIRRUS_*` variables, logging to a new file.
-    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+    /// Starts `cirrus` with exactly these arguments and `CIRRUS_*` variables (through `wrapper` when given), logging
+    /// to a new file.
+    func launch(_ arguments: [String], environment: [String: String] = [:], wrapper: [String] = []) throws -> ChildProcess {
         try lock.withLock {
             let process = try CirrusProcess.start(
-                arguments: arguments, environment: environment, logPath: path("cirrus-\(processes.count + 1).log")
+                arguments: arguments, environment: environment, logPath: path("cirrus-\(processes.count + 1).log"), wrapper: wrapper
+            )
+            processes.append(process)
+            return process
+        }
+    }
+
+    /// Starts another program the test needs (killed with the sandbox's processes), logging to a new file.
+    func launchTool(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
+        try lock.withLock {
+            let process = try ChildProcess(
+                executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                logPath: path("tool-\(processes.count + 1).log")
             )
             processes.append(process)
             return process
@@ -54,7 +67,7 @@ final class Sandbox: @unchecked Sendable {
     /// Starts `cirrus serve` on a free loopback port with `--data-dir`, the `keys` as flags (none: the server
     /// generates or reuses its own, read back from `keys.json`) and `extra` arguments, and waits until it answers.
     /// Tries another port when the chosen one was taken in between.
-    func startServer(dataDirectory: String? = nil, keys: AppKeys? = Sandbox.keys, extra: [String] = []) async throws -> LiveServer {
+    func startServer(dataDirectory: String? = nil, keys: AppKeys? = Sandbox.keys, wrapper: [String] = [], extra: [String] = []) async throws -> LiveServer {
         let directory = dataDirectory ?? self.dataDirectory
         var keyArguments: [String] = []
         if let keys { keyArguments = ["--app-id", keys.appId, "--app-key", keys.appKey, "--master-key", keys.masterKey] }
@@ -63,7 +76,7 @@ final class Sandbox: @unchecked Sendable {
             attempt += 1
             let port = try FreePort.next()
             let arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", directory] + keyArguments + extra
-            let process = try launch(arguments)
+            let process = try launch(arguments, wrapper: wrapper)
             do {
                 let serverKeys: AppKeys
                 if let keys { serverKeys = keys } else { serverKeys = try await Self.storedKeys(in: directory, waitingFor: process) }

@@ -1,0 +1,64 @@
+import CirrusModel
+import CirrusSQL
+@testable import CirrusPostgres
+import CirrusStorage
+import CirrusTesting
+import Foundation
+import PostgresNIO
+import Testing
+
+@Suite("PostgreSQL statement timeout and lost connections")
+struct PostgresResilienceTests {
+    @Test("a statement running past the timeout is cancelled by PostgreSQL")
+    func statementTimeout() async throws {
+        try await PostgresTestDatabase.withSchema { url in
+            let store = try PostgresStorageAdapter(url: url, statementTimeout: .milliseconds(500))
+            try await store.prepare()
+            let start = ContinuousClock.now
+            await #expect(throws: StorageError.self) {
+                _ = try await store.read { try await store.rows($0, "SELECT pg_sleep(30)") }
+            }
+            #expect(ContinuousClock.now - start < .seconds(10))
+            try await store.read { try await store.execute($0, "SELECT 1") }
+            try await store.close()
+        }
+    }
+
+    @Test("work on a connection that is terminated fails at once, and the next work gets a new connection", .timeLimit(.minutes(1)))
+    func lostConnection() async throws {
+        try await PostgresTestDatabase.withSchema { url in
+            let store = try PostgresStorageAdapter(url: url)
+            try await store.prepare()
+            let start = ContinuousClock.now
+            await #expect(throws: PostgresStorageAdapter.connectionLost) {
+                try await store.read { connection in
+                    // The server ends this very session, as a restart does; a query written to the closed channel
+                    // afterwards is dropped by postgres-nio, and never answered.
+                    _ = try? await store.rows(connection, "SELECT pg_terminate_backend(pg_backend_pid())")
+                    try await connection.closeFuture.get()
+                    _ = try await store.rows(connection, "SELECT 1")
+                }
+            }
+            #expect(ContinuousClock.now - start < .seconds(10))
+            try await store.read { try await store.execute($0, "SELECT 1") }
+            try await store.close()
+        }
+    }
+
+    @Test("waiting for a free connection is bounded")
+    func connectionWait() async throws {
+        try await PostgresTestDatabase.withSchema(poolSize: 1) { url in
+            let store = try PostgresStorageAdapter(url: url, connectionWait: .milliseconds(300))
+            try await store.prepare()
+            let holding = Task { try await store.read { try await store.execute($0, "SELECT pg_sleep(3)") } }
+            try await Task.sleep(for: .milliseconds(300))
+            let start = ContinuousClock.now
+            await #expect(throws: StorageError.self) {
+                try await store.read { try await store.execute($0, "SELECT 1") }
+            }
+            #expect(ContinuousClock.now - start < .seconds(2.5))
+            try await holding.value
+            try await store.close()
+        }
+    }
+}
