@@ -51,6 +51,7 @@ public struct CirrusServer: Sendable {
             maximumObjectSize: configuration.maximumObjectSize, accounts: accounts, authDataValidator: configuration.authDataValidator
         )
         services.fileURLBase = fileSettings.publicURL + "/files"
+        services.queryLimits = configuration.queryLimits
         let objects = ObjectService(store: store, schemas: schemas, configuration: services, logger: logger)
         let storage: any FileStorage
         do {

@@ -1,4 +1,5 @@
 public import CirrusHTTP
+public import CirrusModel
 public import CirrusMessaging
 public import CirrusServices
 public import CirrusStorage
@@ -48,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     /// The header a trusted reverse proxy puts the client's address in (`X-Forwarded-For`); `nil`: the client is the
     /// connection's peer. Set it only behind a proxy that overwrites the header, or clients choose their address.
     public var clientAddressHeader: String?
+    /// The bounds of queries, includes and regular expressions.
+    public var queryLimits = QueryLimits()
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

@@ -1,3 +1,4 @@
+import CirrusModel
 import CirrusPostgres
 import CirrusSQLite
 import CirrusStorage
@@ -11,11 +12,11 @@ enum StoreFactory {
     static func open(_ configuration: ServerConfiguration, logger: Logger) throws -> any StorageAdapter {
         guard let url = configuration.databaseURL, !url.isEmpty else {
             if configuration.databaseReplicaURL != nil { throw ServerStartError.unsupportedDatabase("A replica needs a postgres:// database.") }
-            return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory))
+            return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory), regexBudget: configuration.queryLimits.regexBudget)
         }
         if url.hasPrefix("sqlite://") {
             if configuration.databaseReplicaURL != nil { throw ServerStartError.unsupportedDatabase("A replica needs a postgres:// database.") }
-            return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)))
+            return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)), regexBudget: configuration.queryLimits.regexBudget)
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             do {

@@ -41,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Files") var files: FileOptions
 
+    @OptionGroup(title: "Query limits") var queryLimits: QueryLimitOptions
+
     func run() async throws {
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
         LoggingSystem.bootstrap { label in
@@ -80,6 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.smtp = try messaging.smtp(values)
         configuration.smsWebhook = try messaging.smsWebhook(values)
         try files.apply(values, to: &configuration)
+        try queryLimits.apply(values, to: &configuration)
         let keys = [value(appId, "CIRRUS_APP_ID"), value(appKey, "CIRRUS_APP_KEY"), value(masterKey, "CIRRUS_MASTER_KEY")]
         switch keys.compactMap({ $0 }).count {
         case 0: break

@@ -100,6 +100,8 @@ extension Dialect {
         case .fileTooLarge: (413, 413)
         // The REST guide's 430: uploads beyond the per-client rate.
         case .rateLimited: (429, 430)
+        // LeanCloud's code 1 (bad parameters): a query beyond a limit, a number no JSON number can hold.
+        case .queryTooComplex, .numberOutOfRange: (400, 1)
         }
     }
 
@@ -157,6 +159,9 @@ extension Dialect {
         // parse-server: 130 FILE_SAVE_ERROR "File size exceeds maximum allowed"; 155 REQUEST_LIMIT_EXCEEDED.
         case .fileTooLarge: (413, 130)
         case .rateLimited: (429, 155)
+        // parse-server: INVALID_QUERY (102) for a refused query; INVALID_JSON (107) for a value it cannot hold.
+        case .queryTooComplex: (400, 102)
+        case .numberOutOfRange: (400, 107)
         }
     }
 
@@ -209,6 +214,9 @@ extension Dialect {
         // Bmob's REST guide: files over the limit get 145; 10076 is its QPS limit.
         case .fileTooLarge: (400, 145)
         case .rateLimited: (400, 10076)
+        // Bmob's 402 "where too long"; 107 for a value it cannot hold.
+        case .queryTooComplex: (400, 402)
+        case .numberOutOfRange: (400, 107)
         }
     }
 }

@@ -94,6 +94,12 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case immutableField
         /// A role saved without an ACL.
         case roleACLRequired
+        // Limits.
+        /// A query beyond a limit of ``QueryLimits`` (too many conditions, values, keys, included objects, too deep,
+        /// or a regular expression too long or too slow).
+        case queryTooComplex
+        /// A number operation whose result no JSON number can hold (an `Increment` beyond the largest double).
+        case numberOutOfRange
     }
 
     public var reason: Reason

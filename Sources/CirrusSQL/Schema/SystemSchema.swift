@@ -44,7 +44,7 @@ public enum SystemSchema {
         list.append(Migration(name: "0006_class_options", statements: [
             "ALTER TABLE \(dialect.quote(classesTable)) ADD COLUMN \"options\" TEXT",
         ]))
-        if dialect.name == "postgres" { list.append(doubleFunction) }
+        if dialect.name == "postgres" { list += [doubleFunction, exactDoubleFunction] }
         return list
     }
 
@@ -57,6 +57,20 @@ public enum SystemSchema {
           SELECT CASE
             WHEN value = 'NaN'::float8 OR value = 'Infinity'::float8 OR value = '-Infinity'::float8 THEN 'null'::jsonb
             WHEN value = trunc(value) THEN to_jsonb(value::numeric(1000, 1))
+            ELSE (value::text)::jsonb
+          END
+        $$
+        """,
+    ])
+
+    /// PostgreSQL: ``doubleFunction`` wrote an integral double through `numeric`, which keeps 15 significant digits
+    /// (2^63 became 9223372036854780000.0); its shortest exact text keeps every double as SQLite writes it.
+    static let exactDoubleFunction = Migration(name: "0008_cirrus_double_jsonb_exact", statements: [
+        """
+        CREATE OR REPLACE FUNCTION cirrus_double_jsonb(value float8) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+          SELECT CASE
+            WHEN value = 'NaN'::float8 OR value = 'Infinity'::float8 OR value = '-Infinity'::float8 THEN 'null'::jsonb
+            WHEN value = trunc(value) THEN to_jsonb((value::text)::numeric(1000, 1))
             ELSE (value::text)::jsonb
           END
         $$

@@ -15,7 +15,7 @@ struct SystemSchemaTests {
     func migrationNames() {
         #expect(SystemSchema.migrations(SQLiteDialect()).map(\.name) == ["0001_schema_registry", "0002_relations", "0004_accounts", "0005_codes", "0006_class_options"])
         #expect(SystemSchema.migrations(PostgresDialect()).map(\.name)
-            == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths", "0004_accounts", "0005_codes", "0006_class_options", "0007_cirrus_double_jsonb"])
+            == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths", "0004_accounts", "0005_codes", "0006_class_options", "0007_cirrus_double_jsonb", "0008_cirrus_double_jsonb_exact"])
     }
 
     @Test("the account tables keep one stable session per user and never touch object tables")
