@@ -5,7 +5,7 @@ import CirrusServer
 /// The query limits of `cirrus serve` (``QueryLimits``): the size and nesting of a `where`, its lists, `order`, `keys`
 /// and `include`, the objects an include may expand, and regular expressions.
 struct QueryLimitOptions: ParsableArguments {
-    @Option(help: "Conditions in one where, nested ones included (CIRRUS_MAX_QUERY_CONDITIONS, default 1000).")
+    @Option(help: "Conditions in one where, nested ones included (CIRRUS_MAX_QUERY_CONDITIONS, default 2000).")
     var maxQueryConditions: Int?
 
     @Option(help: "Values in one $in, $nin or $all (CIRRUS_MAX_QUERY_LIST_VALUES, default 10000).")

@@ -28,7 +28,7 @@ public struct QueryLimits: Sendable, Hashable {
     public var regexBudget: Duration
 
     public init(
-        maximumConditions: Int = 1000, maximumListValues: Int = 10_000, maximumConditionDepth: Int = 10, maximumSubqueryDepth: Int = 3,
+        maximumConditions: Int = 2000, maximumListValues: Int = 10_000, maximumConditionDepth: Int = 10, maximumSubqueryDepth: Int = 3,
         maximumOrderKeys: Int = 16, maximumKeys: Int = 1000, maximumIncludeDepth: Int = 5, maximumIncludedObjects: Int = 20_000,
         maximumRegexLength: Int = 1000, regexBudget: Duration = .milliseconds(50)
     ) {
