@@ -113,19 +113,10 @@ extension ConditionCompiler {
         default: isColumnOrRelation = !path.isNested && Self.builtInColumns[path.root] != nil
         }
         guard values.count > SQLLists.inlineLength, !isColumnOrRelation else { return values.map { equals(path, $0) }.combined("AND") }
-        var strings: [ScalarOperand] = []
-        var numbers: [ScalarOperand] = []
-        var parts: [SQLFragment] = []
-        for value in values {
-            switch value {
-            case .string(let text): strings.append(.string(text))
-            case .int(let number): numbers.append(.int(number))
-            case .double(let number): numbers.append(.double(number))
-            default: parts.append(equals(path, value))
-            }
-        }
-        if !strings.isEmpty { parts.append(dialect.holdsAll(target(path), .string, strings, alias: nextAlias())) }
-        if !numbers.isEmpty { parts.append(dialect.holdsAll(target(path), .number, numbers, alias: nextAlias())) }
+        let kinds = ValuesByKind(values, groupingPointers: false)
+        var parts = kinds.rest.map { equals(path, $0) }
+        if !kinds.strings.isEmpty { parts.append(dialect.holdsAll(target(path), .string, kinds.strings, alias: nextAlias())) }
+        if !kinds.numbers.isEmpty { parts.append(dialect.holdsAll(target(path), .number, kinds.numbers, alias: nextAlias())) }
         return parts.count == 1 ? parts[0] : parts.combined("AND")
     }
 
@@ -142,26 +133,14 @@ extension ConditionCompiler {
     /// One target against a list: strings, numbers and the ids of pointers to one class use `IN` lists (index
     /// friendly, and one parameter for a long list), the rest `OR`.
     private func matchesAny(_ target: JSONTarget, _ values: [Value]) -> SQLFragment {
-        var strings: [ScalarOperand] = []
-        var numbers: [ScalarOperand] = []
-        var pointers: [String: [ScalarOperand]] = [:]
-        var rest: [Value] = []
-        for value in values {
-            switch value {
-            case .string(let text): strings.append(.string(text))
-            case .int(let number): numbers.append(.int(number))
-            case .double(let number): numbers.append(.double(number))
-            case .pointer(let pointer): pointers[pointer.className, default: []].append(.string(pointer.objectId))
-            default: rest.append(value)
-            }
-        }
+        let kinds = ValuesByKind(values, groupingPointers: true)
         var conditions: [SQLFragment] = []
-        if !strings.isEmpty { conditions.append("(\(dialect.hasKind(target, .string)) AND \(dialect.compare(target, in: strings)))") }
-        if !numbers.isEmpty { conditions.append("(\(dialect.hasKind(target, .number)) AND \(dialect.compare(target, in: numbers)))") }
-        for (className, ids) in pointers.sorted(by: { $0.key < $1.key }) {
+        if !kinds.strings.isEmpty { conditions.append("(\(dialect.hasKind(target, .string)) AND \(dialect.compare(target, in: kinds.strings)))") }
+        if !kinds.numbers.isEmpty { conditions.append("(\(dialect.hasKind(target, .number)) AND \(dialect.compare(target, in: kinds.numbers)))") }
+        for (className, ids) in kinds.pointers.sorted(by: { $0.key < $1.key }) {
             conditions.append(pointerAmong(target, className: className, ids: ids))
         }
-        conditions += rest.map { matches(target, .equal, $0) }
+        conditions += kinds.rest.map { matches(target, .equal, $0) }
         return conditions.count == 1 ? conditions[0] : conditions.combined("OR")
     }
 
@@ -246,6 +225,27 @@ extension ConditionCompiler {
         }
         return onFieldOrElements(path) { element in
             "(\(dialect.hasKind(element, .string)) AND \(dialect.regexMatch(dialect.stringValue(element), pattern: pattern, options: options)))"
+        }
+    }
+}
+
+/// A list of values split by how SQL compares them: strings and numbers as scalar lists, pointers (when grouped) as the
+/// ids of each class, the rest one by one.
+struct ValuesByKind {
+    var strings: [ScalarOperand] = []
+    var numbers: [ScalarOperand] = []
+    var pointers: [String: [ScalarOperand]] = [:]
+    var rest: [Value] = []
+
+    init(_ values: [Value], groupingPointers: Bool) {
+        for value in values {
+            switch value {
+            case .string(let text): strings.append(.string(text))
+            case .int(let number): numbers.append(.int(number))
+            case .double(let number): numbers.append(.double(number))
+            case .pointer(let pointer) where groupingPointers: pointers[pointer.className, default: []].append(.string(pointer.objectId))
+            default: rest.append(value)
+            }
         }
     }
 }
