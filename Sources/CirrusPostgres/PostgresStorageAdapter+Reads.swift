@@ -11,12 +11,25 @@ extension PostgresStorageAdapter {
         return "\(info[.sqlState] ?? "?"): \(info[.message] ?? "")" + (info[.detail].map { " (\($0))" } ?? "")
     }
 
-    /// Runs a read on a pooled connection, turning database errors into ``StorageError``s that say what failed.
+    /// Runs a read on a pooled connection, turning database errors into ``StorageError``s that say what failed, and
+    /// failures the request caused into their ``APIError``.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await withConnection(body)
         } catch let error as PSQLError {
+            if let refusal = Self.refusal(error) { throw refusal }
             throw StorageError.database(Self.describe(error))
+        }
+    }
+
+    /// The client's error for a failure its request caused: a pattern PostgreSQL's regular expressions refuse (or
+    /// find too complex), a statement too deep for its parser, arithmetic beyond the largest double; `nil` otherwise.
+    static func refusal(_ error: PSQLError) -> APIError? {
+        switch error.serverInfo?[.sqlState] {
+        case "2201B": APIError(.invalidQuery, "Invalid regular expression: \(error.serverInfo?[.message] ?? "").")
+        case "54001": APIError(.queryTooComplex, "Query too complex: the statement is too deep for the database.")
+        case "22003": .numberOutOfRange
+        default: nil
         }
     }
 

@@ -24,7 +24,7 @@ extension PostgresStorageAdapter {
 
     /// The fragment rendered with `$n` placeholders and its bindings.
     func query(_ fragment: SQLFragment) throws -> PostgresQuery {
-        let (sql, values) = dialect.render(fragment)
+        let (sql, values) = try dialect.renderForDatabase(fragment)
         var bindings = PostgresBindings(capacity: values.count)
         for value in values {
             switch value {

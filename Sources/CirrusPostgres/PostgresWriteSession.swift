@@ -55,6 +55,7 @@ final class PostgresWriteSession {
     /// The storage error of what a write threw: unique violations name the object id or the unique field.
     static func storageError(_ error: any Error) -> StorageError {
         if let error = error as? StorageError { return error }
+        if let error = error as? APIError { return .refused(error) }
         guard let error = error as? PSQLError else { return .database(String(describing: error)) }
         let state = error.serverInfo?[.sqlState]
         let constraint = error.serverInfo?[.constraintName] ?? ""
@@ -62,6 +63,7 @@ final class PostgresWriteSession {
         if state == "22P05" || state == "22021" {
             return .unsupportedValue("strings cannot contain the NUL character (\\u0000) on PostgreSQL")
         }
+        if let refusal = PostgresStorageAdapter.refusal(error) { return .refused(refusal) }
         if state == "23505" {
             if constraint.hasSuffix("_pkey") { return .duplicateObjectId(constraint) }
             return .duplicateValue(field: SystemSchema.uniqueField(inMessage: constraint) ?? "")

@@ -68,6 +68,8 @@ final class WriteSession {
             outcome = .failure(error)
         } catch let error as DatabaseError {
             outcome = .failure(Self.storageError(error))
+        } catch let error as APIError {
+            outcome = .failure(.refused(error))
         } catch {
             outcome = .failure(.database(String(describing: error)))
         }
@@ -75,6 +77,7 @@ final class WriteSession {
     }
 
     static func storageError(_ error: DatabaseError) -> StorageError {
+        if let refusal = SQLiteRefusal.apiError(fromMessage: error.message) { return .refused(refusal) }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY { return .duplicateObjectId(error.message ?? "") }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return .duplicateValue(field: SystemSchema.uniqueField(inMessage: error.message ?? "") ?? "")

@@ -16,35 +16,46 @@ public final class SQLiteStorageAdapter: StorageAdapter {
     let tables = TableDirectory()
     let closeOnce = OnceFlag()
 
-    /// Opens (creating if needed) the database at `path`, without a statement timeout.
-    /// - Throws: when the file cannot be opened.
-    public convenience init(path: String, readers: Int = 4) throws {
-        try self.init(path: path, readers: readers, statementTimeout: nil)
-    }
-
     /// Opens (creating if needed) the database at `path`.
-    /// - Parameter statementTimeout: the longest a statement may run before it is interrupted; `nil` for no limit.
+    /// - Parameters:
+    ///   - statementTimeout: the longest a statement may run before it is interrupted; `nil` for no limit.
+    ///   - regexBudget: how long matching one `$regex` against one value may take (``QueryLimits/regexBudget``).
     /// - Throws: when the file cannot be opened.
-    public init(path: String, readers: Int = 4, statementTimeout: Duration?) throws {
+    public init(path: String, readers: Int = 4, statementTimeout: Duration? = nil, regexBudget: Duration = QueryLimits().regexBudget) throws {
         var configuration = Configuration()
         configuration.maximumReaderCount = readers
         configuration.busyMode = .timeout(10)
+        let regexpFunction = Self.regexpFunction(budget: regexBudget)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             if let statementTimeout { StatementClock.install(on: db, limit: statementTimeout) }
-            db.add(function: SQLiteStorageAdapter.regexpFunction)
+            db.add(function: regexpFunction)
+            db.add(function: SQLiteStorageAdapter.refuseFunction)
             db.add(function: SQLiteStorageAdapter.distanceFunction)
             db.add(function: SQLiteStorageAdapter.polygonFunction)
         }
         pool = try DatabasePool(path: path, configuration: configuration)
     }
 
-    /// `cirrus_regexp(pattern, options, text)`: PCRE-style matching with MongoDB options.
-    static let regexpFunction = DatabaseFunction("cirrus_regexp", argumentCount: 3, pure: true) { values in
-        guard let pattern = String.fromDatabaseValue(values[0]), let options = String.fromDatabaseValue(values[1]),
-            let text = String.fromDatabaseValue(values[2])
-        else { return false }
-        return try RegexPattern.matches(text, pattern: pattern, options: options)
+    /// `cirrus_regexp(pattern, options, text)`: PCRE-style matching with MongoDB options, stopped after `budget` on
+    /// one value (the statement then fails with ``APIError/Reason/queryTooComplex``, see ``SQLiteRefusal``).
+    static func regexpFunction(budget: Duration) -> DatabaseFunction {
+        DatabaseFunction("cirrus_regexp", argumentCount: 3, pure: true) { values in
+            guard let pattern = String.fromDatabaseValue(values[0]), let options = String.fromDatabaseValue(values[1]),
+                let text = String.fromDatabaseValue(values[2])
+            else { return false }
+            do throws(APIError) {
+                return try RegexPattern.matches(text, pattern: pattern, options: options, budget: budget)
+            } catch {
+                throw DatabaseError(message: SQLiteRefusal.message(for: error))
+            }
+        }
+    }
+
+    /// `cirrus_refuse(reason, message)`: fails the statement with that ``APIError`` (``SQLiteRefusal``).
+    static let refuseFunction = DatabaseFunction(SQLiteRefusal.function, argumentCount: 2, pure: false) { values in
+        let reason = String.fromDatabaseValue(values[0]).flatMap(APIError.Reason.init(rawValue:)) ?? .invalidParameter
+        throw DatabaseError(message: SQLiteRefusal.message(for: APIError(reason, String.fromDatabaseValue(values[1]) ?? "")))
     }
 
     /// `cirrus_distance(lat1, lon1, lat2, lon2)`: the great-circle distance in radians between two points in
@@ -144,15 +155,20 @@ public final class SQLiteStorageAdapter: StorageAdapter {
         try pool.close()
     }
 
-    /// Runs a fragment and returns its rows.
+    /// Runs a fragment and returns its rows; a refusal raised inside the statement is thrown as its ``APIError``.
     func rows(_ db: Database, _ fragment: SQLFragment) throws -> [Row] {
-        let (sql, bindings) = dialect.render(fragment)
-        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
+        let (sql, bindings) = try dialect.renderForDatabase(fragment)
+        do {
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
+        } catch let error as DatabaseError {
+            if let refusal = SQLiteRefusal.apiError(fromMessage: error.message) { throw refusal }
+            throw error
+        }
     }
 
     /// Runs a fragment that returns no rows.
     func execute(_ db: Database, _ fragment: SQLFragment) throws {
-        let (sql, bindings) = dialect.render(fragment)
+        let (sql, bindings) = try dialect.renderForDatabase(fragment)
         try db.execute(sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
     }
 

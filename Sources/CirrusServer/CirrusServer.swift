@@ -63,6 +63,7 @@ public struct CirrusServer: Sendable {
             maximumObjectSize: configuration.maximumObjectSize, accounts: accounts, authDataValidator: authDataValidator
         )
         services.fileURLBase = fileSettings.filesBase
+        services.queryLimits = configuration.queryLimits
         let objects = ObjectService(store: store, schemas: schemas, configuration: services, logger: logger)
         let storage: any FileStorage
         do {

@@ -1,4 +1,5 @@
 public import CirrusHTTP
+public import CirrusModel
 public import CirrusMessaging
 public import CirrusServices
 public import CirrusStorage
@@ -58,6 +59,8 @@ public struct ServerConfiguration: Sendable {
     public var transport = TransportSettings()
     /// The statement timeout, the wait for a database connection, the shutdown deadline and the log line bound.
     public var resilience = ResilienceSettings()
+    /// The bounds of queries, includes and regular expressions.
+    public var queryLimits = QueryLimits()
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

@@ -1,3 +1,4 @@
+import CirrusModel
 import CirrusPostgres
 import CirrusSQLite
 import CirrusStorage
@@ -12,11 +13,11 @@ enum StoreFactory {
         let limits = configuration.resilience
         guard let url = configuration.databaseURL, !url.isEmpty else {
             if configuration.databaseReplicaURL != nil { throw ServerStartError.unsupportedDatabase("A replica needs a postgres:// database.") }
-            return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory), statementTimeout: limits.statementTimeout)
+            return try SQLiteStorageAdapter(path: try sqlitePath(in: configuration.dataDirectory), statementTimeout: limits.statementTimeout, regexBudget: configuration.queryLimits.regexBudget)
         }
         if url.hasPrefix("sqlite://") {
             if configuration.databaseReplicaURL != nil { throw ServerStartError.unsupportedDatabase("A replica needs a postgres:// database.") }
-            return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)), statementTimeout: limits.statementTimeout)
+            return try SQLiteStorageAdapter(path: String(url.dropFirst("sqlite://".count)), statementTimeout: limits.statementTimeout, regexBudget: configuration.queryLimits.regexBudget)
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             do {

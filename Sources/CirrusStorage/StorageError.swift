@@ -26,4 +26,7 @@ public enum StorageError: Error, Sendable, Equatable {
     case rolledBack
     /// The database failed; the message is for logs, not for clients.
     case database(String)
+    /// The statement refused what the request asked, for a reason the client caused (a regular expression out of its
+    /// budget, a number beyond the largest double): the error the client gets.
+    case refused(APIError)
 }

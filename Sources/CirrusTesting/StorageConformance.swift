@@ -92,7 +92,7 @@ public struct StorageConformance: Sendable {
     public static var checks: [StorageCheck] {
         valueChecks + updateChecks + nestedPathChecks + arrayOrderChecks + concurrencyChecks + conditionalChecks
             + schemaChecks + sizeChecks + batchChecks + queryChecks + regexChecks + missingClassChecks + geoChecks + aggregateChecks + operatorMatrixChecks
-            + accountChecks + codeChecks + exportChecks + authLinkChecks
+            + accountChecks + codeChecks + exportChecks + authLinkChecks + limitChecks
     }
 }
 

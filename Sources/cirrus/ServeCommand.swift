@@ -45,6 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Third-party log-in") var authData: AuthDataOptions
     @OptionGroup(title: "Limits and timeouts") var limits: TransportOptions
+    @OptionGroup(title: "Query limits") var queryLimits: QueryLimitOptions
 
     func run() async throws {
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
@@ -89,6 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         try fileServing.apply(values, to: &configuration)
         try authData.apply(values, to: &configuration)
         try limits.apply(values, to: &configuration)
+        try queryLimits.apply(values, to: &configuration)
         let keys = [value(appId, "CIRRUS_APP_ID"), value(appKey, "CIRRUS_APP_KEY"), value(masterKey, "CIRRUS_MASTER_KEY")]
         switch keys.compactMap({ $0 }).count {
         case 0: break

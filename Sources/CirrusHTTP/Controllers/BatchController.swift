@@ -101,14 +101,14 @@ struct BatchController: Sendable {
         case (.post, ["classes", ":className"]):
             return (.insert(try await service.prepareCreate(className, body: try item.objectBody(), options: objects.options(item), caller: item.caller)), [])
         case (.put, ["classes", ":className", ":objectId"]):
-            let condition = try QueryParameters(request: item).writeCondition()
+            let condition = try QueryParameters(request: item, limits: service.configuration.queryLimits).writeCondition()
             let (command, keys) = try await service.prepareUpdate(
                 className, objectId: item.parameter("objectId"), body: try item.objectBody(), condition: condition,
                 options: objects.options(item), caller: item.caller
             )
             return (.update(command), keys)
         case (.delete, ["classes", ":className", ":objectId"]):
-            let condition = try QueryParameters(request: item).writeCondition()
+            let condition = try QueryParameters(request: item, limits: service.configuration.queryLimits).writeCondition()
             return (.delete(try await service.prepareDelete(className, objectIds: objects.objectIds(item), condition: condition, caller: item.caller)), [])
         default:
             throw APIError(.invalidParameter, "Only creates, updates and deletes of objects can run in a transaction.")

@@ -22,8 +22,9 @@ struct CloudQueryController: Sendable {
             throw APIError(.invalidParameter, "The \(language.rawValue) parameter is required.")
         }
         let valuesText = request.dialect == .bmob ? request.query["values"] ?? request.query["pvalues"] : request.query["pvalues"]
+        let options = QueryParameters(request: request, limits: cloudQuery.objects.configuration.queryLimits).conditionOptions
         let outcome = try await cloudQuery.execute(
-            source, language: language, values: try Self.placeholderValues(valuesText), options: request.dialect.conditionOptions,
+            source, language: language, values: try Self.placeholderValues(valuesText), options: options,
             writeOptions: WriteOptions(idStyle: request.dialect.idStyle, defaultOffsetMinutes: request.dialect.defaultOffsetMinutes),
             dayOffsetMinutes: request.dialect.defaultOffsetMinutes, caller: request.caller
         )

@@ -12,9 +12,10 @@ struct IncludeSelection: Sendable, Equatable {
         self.picks = picks
     }
 
-    /// Parses `a,b.c,post[title|content]`; `*` and empty items are ignored.
+    /// Parses `a,b.c,post[title|content]`; `*` and empty items are ignored, and a repeated path counts once.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidQuery`` for an invalid key or a malformed `[…]`.
     init(parsing text: String) throws(APIError) {
+        var seen: Set<FieldPath> = []
         for raw in text.split(separator: ",") {
             let item = raw.trimmingCharacters(in: " ")
             guard !item.isEmpty, item != "*" else { continue }
@@ -29,7 +30,7 @@ struct IncludeSelection: Sendable, Equatable {
                 guard let fields, !fields.isEmpty, fields.allSatisfy({ FieldName.isIdentifier($0) }) else { throw Self.invalid(item) }
             }
             guard let path = try? FieldPath(parsing: String(name)) else { throw Self.invalid(item) }
-            paths.append(path)
+            if seen.insert(path).inserted { paths.append(path) }
             if let fields { picks[path, default: []] += fields }
         }
     }

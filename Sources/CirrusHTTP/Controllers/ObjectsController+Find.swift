@@ -6,7 +6,7 @@ import CirrusStorage
 /// `groupby` or `groupcount` is given.
 extension ObjectsController {
     func find(_ request: APIRequest) async throws -> APIResponse {
-        let parameters = QueryParameters(request: request)
+        let parameters = QueryParameters(request: request, limits: objects.configuration.queryLimits)
         if parameters.asksForStatistics { return try await aggregate(request, parameters) }
         var className = request.parameter("className")
         var redirected: String?

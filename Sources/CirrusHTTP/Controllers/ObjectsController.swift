@@ -43,7 +43,7 @@ struct ObjectsController: Sendable {
 
     func get(_ request: APIRequest) async throws -> APIResponse {
         let className = request.parameter("className")
-        let parameters = QueryParameters(request: request)
+        let parameters = QueryParameters(request: request, limits: objects.configuration.queryLimits)
         let include = try parameters.include()
         let keys = try parameters.keys()
         guard let object = try await objects.get(className, objectId: request.parameter("objectId"), include: include.paths, caller: request.caller)
@@ -76,7 +76,7 @@ struct ObjectsController: Sendable {
 
     func update(_ request: APIRequest) async throws -> APIResponse {
         let className = request.parameter("className")
-        let condition = try QueryParameters(request: request).writeCondition()
+        let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
         let outcome = try await objects.update(
             className, objectId: request.parameter("objectId"), body: try request.objectBody(), condition: condition,
             options: options(request), caller: request.caller
@@ -101,7 +101,7 @@ struct ObjectsController: Sendable {
 
     func delete(_ request: APIRequest) async throws -> APIResponse {
         let className = request.parameter("className")
-        let condition = try QueryParameters(request: request).writeCondition()
+        let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
         let ids = objectIds(request)
         do {
             try await objects.delete(className, objectIds: ids, condition: condition, caller: request.caller)

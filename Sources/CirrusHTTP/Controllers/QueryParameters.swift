@@ -1,9 +1,17 @@
 import CirrusModel
 
 /// Decoding of the query parameters of finds and fetches: `where`, `order`, `limit`, `skip`, `keys`,
-/// `excludeKeys`, `include`, `count`, `returnACL`.
+/// `excludeKeys`, `include`, `count`, `returnACL`, each checked against the server's ``QueryLimits`` as it is decoded.
 struct QueryParameters {
     let request: APIRequest
+    let limits: QueryLimits
+
+    /// How `where` and `having` are read: the dialect's options and the server's limits.
+    var conditionOptions: ConditionOptions {
+        var options = request.dialect.conditionOptions
+        options.limits = limits
+        return options
+    }
 
     /// The `where` condition, or `always` when absent.
     /// - Throws: ``APIError`` for JSON that does not parse or an invalid condition.
@@ -15,7 +23,7 @@ struct QueryParameters {
         } catch {
             throw APIError(.invalidJSON, "'where' is not valid JSON: \(error.description).")
         }
-        return try Condition(where: json, options: request.dialect.conditionOptions)
+        return try Condition(where: json, options: conditionOptions)
     }
 
     /// The `where` of a conditional update or delete, or `nil`.
@@ -44,8 +52,11 @@ struct QueryParameters {
         return value
     }
 
+    /// `order`, a repeated key counting once.
     func order() throws(APIError) -> [SortKey] {
-        try SortKey.parseList(request.query["order"] ?? "")
+        let order = try SortKey.parseList(request.query["order"] ?? "")
+        try limits.checkOrder(order)
+        return order
     }
 
     /// `keys` (with `-key` exclusions) merged with Parse's `excludeKeys`.
@@ -53,12 +64,15 @@ struct QueryParameters {
         var selection = try KeySelection(parsing: request.query["keys"] ?? "")
         let excluded = try KeySelection(parsing: request.query["excludeKeys"] ?? "")
         selection.excluded += excluded.included
+        try limits.checkKeys(selection.included.count + selection.excluded.count, in: "keys")
         return selection.included.isEmpty && selection.excluded.isEmpty ? nil : selection
     }
 
-    /// `include=a,b.c,post[title|content]` (spaces around commas allowed).
+    /// `include=a,b.c,post[title|content]` (spaces around commas allowed; a repeated path counts once).
     func include() throws(APIError) -> IncludeSelection {
-        try IncludeSelection(parsing: request.query["include"] ?? "")
+        let selection = try IncludeSelection(parsing: request.query["include"] ?? "")
+        try limits.checkInclude(selection.paths)
+        return selection
     }
 
     /// The whole find.

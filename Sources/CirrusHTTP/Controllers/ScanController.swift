@@ -16,7 +16,7 @@ struct ScanController: Sendable {
     func scan(_ request: APIRequest) async throws -> APIResponse {
         guard request.caller.isMaster else { throw APIError(.masterKeyRequired, "The request must be signed by master key.") }
         let className = request.parameter("className")
-        let condition = try QueryParameters(request: request).condition()
+        let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).condition()
         let keyText = request.query["scan_key"].flatMap { $0.isEmpty ? nil : $0 } ?? "objectId"
         let key = try Self.scanKey(keyText)
         let limit = try Self.limit(request.query["limit"])

@@ -20,10 +20,12 @@ extension QueryParameters {
         for (name, function) in Self.statisticsFunctions {
             functions += try fieldList(name).map { (function, $0) }
         }
-        return Aggregation(
+        let aggregation = Aggregation(
             className: className, condition: try condition(), groupBy: try fieldList("groupby"), functions: functions,
             countsGroups: request.flag("groupcount"), having: try having(), order: try resultOrder(), limit: try limit(), skip: try skip()
         )
+        try limits.check(aggregation)
+        return aggregation
     }
 
     /// A comma list of fields (dot paths allowed).
@@ -48,7 +50,7 @@ extension QueryParameters {
             if descending || name.hasPrefix("+") { name.removeFirst() }
             keys.append(SortKey(path: try Self.resultKey(name, in: "order"), descending: descending))
         }
-        return keys
+        return keys.withoutRepeatedKeys
     }
 
     /// A result key (`_sumScore`, `_count`) or a field path.

@@ -110,6 +110,8 @@ extension Dialect {
         case .uriTooLong: (414, 414)
         case .headersTooLarge: (431, 431)
         case .serverBusy: (503, 503)
+        // LeanCloud's code 1 (bad parameters): a query beyond a limit, a number no JSON number can hold.
+        case .queryTooComplex, .numberOutOfRange: (400, 1)
         }
     }
 
@@ -176,6 +178,9 @@ extension Dialect {
         case .timeout, .requestTimeout: (Self.transportStatus(reason), 124)
         case .uriTooLong, .headersTooLarge: (Self.transportStatus(reason), 107)
         case .serverBusy: (503, 1)
+        // parse-server: INVALID_QUERY (102) for a refused query; INVALID_JSON (107) for a value it cannot hold.
+        case .queryTooComplex: (400, 102)
+        case .numberOutOfRange: (400, 107)
         }
     }
 
@@ -233,6 +238,9 @@ extension Dialect {
         case .timeout, .requestTimeout: (Self.transportStatus(reason), 9010)
         case .uriTooLong, .headersTooLarge: (Self.transportStatus(reason), 107)
         case .serverBusy: (503, 1)
+        // Bmob's 402 "where too long"; 107 for a value it cannot hold.
+        case .queryTooComplex: (400, 402)
+        case .numberOutOfRange: (400, 107)
         }
     }
 

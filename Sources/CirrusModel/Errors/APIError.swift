@@ -111,6 +111,12 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case headersTooLarge
         /// The server holds as many connections as it may (503).
         case serverBusy
+        // Limits.
+        /// A query beyond a limit of ``QueryLimits`` (too many conditions, values, keys, included objects, too deep,
+        /// or a regular expression too long or too slow).
+        case queryTooComplex
+        /// A number operation whose result no JSON number can hold (an `Increment` beyond the largest double).
+        case numberOutOfRange
     }
 
     public var reason: Reason

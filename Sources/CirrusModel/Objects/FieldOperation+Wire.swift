@@ -29,7 +29,9 @@ extension FieldOperation {
 
     private static func amount(_ members: [String: JSON], negate: Bool) throws(APIError) -> Value {
         switch members["amount"] ?? .int(1) {
-        case .int(let number): return .int(negate ? 0 &- number : number)
+        // Decrementing by the smallest integer adds 2^63, beyond 64 bits: a double, as an overflowing sum becomes.
+        case .int(let number) where negate && number == .min: return .double(-Double(number))
+        case .int(let number): return .int(negate ? -number : number)
         case .double(let number): return .double(negate ? -number : number)
         default: throw APIError(.invalidParameter, "Increment and Decrement need a numeric \"amount\".")
         }

@@ -98,6 +98,18 @@ extension Value {
         }
     }
 
+    /// The same value with every integral double written as an integer, so that values equivalent by
+    /// ``isEquivalent(to:)`` have equal keys (up to integers beyond 2^53, which doubles cannot tell apart): sets of
+    /// values deduplicate in linear time.
+    public var equivalenceKey: Value {
+        switch self {
+        case .double(let number): Int64(exactly: number).map(Value.int) ?? self
+        case .array(let elements): .array(elements.map(\.equivalenceKey))
+        case .object(let members): .object(members.mapValues(\.equivalenceKey))
+        default: self
+        }
+    }
+
     /// Equality as queries and array operations see it: numbers compare by value (`1 == 1.0`),
     /// pointers by class and id, everything else structurally.
     public func isEquivalent(to other: Value) -> Bool {
@@ -112,4 +124,11 @@ extension Value {
             return self == other
         }
     }
+}
+
+extension APIError {
+    /// A number operation whose result is beyond the largest double, which no JSON number can hold.
+    public static let numberOutOfRange = APIError(
+        .numberOutOfRange, "The result of the operation is beyond the largest number (1.7976931348623157e308) and cannot be stored."
+    )
 }

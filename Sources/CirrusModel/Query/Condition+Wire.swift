@@ -7,10 +7,12 @@ extension Condition {
         try self.init(where: json, options: ConditionOptions(defaultOffsetMinutes: defaultOffsetMinutes))
     }
 
-    /// Decodes `where` with dialect options.
-    /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for unknown operators or bad operands.
+    /// Decodes `where` with dialect options, and checks it against ``ConditionOptions/limits``.
+    /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for unknown operators or bad operands,
+    ///   ``APIError/Reason/queryTooComplex`` for a condition beyond a limit.
     public init(where json: JSON, options: ConditionOptions) throws(APIError) {
         self = try ConditionDecoder(options: options, insideCompound: false).decode(json)
+        try options.limits.check(self)
     }
 }
 
@@ -20,10 +22,13 @@ public struct ConditionOptions: Sendable, Hashable {
     public var defaultOffsetMinutes: Int
     /// The maximum distance of `$nearSphere` without one, in radians (Bmob: 100 km); `nil` for none.
     public var defaultMaximumDistance: Double?
+    /// The bounds a `where` is checked against.
+    public var limits: QueryLimits
 
-    public init(defaultOffsetMinutes: Int = 0, defaultMaximumDistance: Double? = nil) {
+    public init(defaultOffsetMinutes: Int = 0, defaultMaximumDistance: Double? = nil, limits: QueryLimits = QueryLimits()) {
         self.defaultOffsetMinutes = defaultOffsetMinutes
         self.defaultMaximumDistance = defaultMaximumDistance
+        self.limits = limits
     }
 }
 
@@ -57,6 +62,7 @@ struct ConditionDecoder {
     }
 
     private func decodeObject(_ members: [String: JSON]) throws(APIError) -> Condition {
+        try checkCount(members.count)
         var parts: [Condition] = []
         for key in members.keys.sorted() {
             let value = members[key]!
@@ -75,6 +81,7 @@ struct ConditionDecoder {
 
     private func decodeList(_ json: JSON, _ key: String) throws(APIError) -> [Condition] {
         guard case .array(let items) = json, !items.isEmpty else { throw invalid("\(key) needs a non-empty array") }
+        try checkCount(items.count)
         let inner = ConditionDecoder(options: options, insideCompound: true)
         var parts: [Condition] = []
         for item in items { parts.append(try inner.decode(item)) }
@@ -129,6 +136,7 @@ struct ConditionDecoder {
 
     private func regex(_ path: FieldPath, _ pattern: String, _ options: String) throws(APIError) -> Condition {
         guard options.allSatisfy({ "imxsu".contains($0) }) else { throw invalid("$options may contain only i, m, x, s and u") }
+        try self.options.limits.checkRegex(pattern)
         try RegexPattern.validate(pattern, options: options)
         return .regex(path, pattern: pattern, options: options)
     }
@@ -144,6 +152,9 @@ struct ConditionDecoder {
 
     private func operands(_ json: JSON, _ op: String, for path: FieldPath) throws(APIError) -> [Value] {
         guard case .array(let items) = json else { throw invalid("\(op) needs an array") }
+        guard items.count <= options.limits.maximumListValues else {
+            throw QueryLimits.exceeded("the number of values of \(op)", items.count, limit: options.limits.maximumListValues)
+        }
         var values: [Value] = []
         for item in items { values.append(try operand(item, for: path)) }
         return values
@@ -160,6 +171,14 @@ struct ConditionDecoder {
             return try Value(wire: json, defaultOffsetMinutes: defaultOffsetMinutes)
         } catch {
             throw invalid("bad value for '\(path)': \(error.message)")
+        }
+    }
+
+    /// Refuses an object or list with more members than a whole `where` may hold conditions, before decoding them
+    /// (``QueryLimits/check(_:)-(Condition)`` counts them exactly afterwards).
+    private func checkCount(_ count: Int) throws(APIError) {
+        guard count <= options.limits.maximumConditions else {
+            throw QueryLimits.exceeded("the number of conditions in the where", count, limit: options.limits.maximumConditions)
         }
     }
 

@@ -34,7 +34,8 @@ public struct SortKey: Sendable, Hashable {
         self.descending = descending
     }
 
-    /// Parses `a,-b` (spaces around commas allowed).
+    /// Parses `a,-b` (spaces around commas allowed); a key repeated later (in either direction) is dropped, since
+    /// it cannot change the order the first one gives.
     /// - Throws: ``APIError`` for an invalid key.
     public static func parseList(_ text: String) throws(APIError) -> [SortKey] {
         var keys: [SortKey] = []
@@ -48,7 +49,15 @@ public struct SortKey: Sendable, Hashable {
             }
             keys.append(SortKey(path: path, descending: descending))
         }
-        return keys
+        return keys.withoutRepeatedKeys
+    }
+}
+
+extension [SortKey] {
+    /// The keys without those whose path came earlier: a later key on the same path cannot change the order.
+    public var withoutRepeatedKeys: [SortKey] {
+        var seen: Set<FieldPath> = []
+        return filter { seen.insert($0.path).inserted }
     }
 }
 

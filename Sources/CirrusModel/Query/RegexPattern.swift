@@ -16,13 +16,51 @@ public enum RegexPattern {
         metacharacters.contains(character) ? "\\" + String(character) : String(character)
     }
 
-    /// Whether `text` contains a match of `pattern` under `options`.
-    /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for a pattern that does not compile.
-    public static func matches(_ text: String, pattern: String, options: String) throws(APIError) -> Bool {
+    /// Whether `text` contains a match of `pattern` under `options`, found within `budget`.
+    ///
+    /// ICU backtracks, so a pattern such as `(a+)+$` takes exponential time on some texts. The match reports its
+    /// progress (every few thousand steps of ICU's engine, and at each start position), and stops once it has run
+    /// for longer than `budget`.
+    /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for a pattern that does not compile,
+    ///   ``APIError/Reason/queryTooComplex`` when the budget runs out.
+    public static func matches(
+        _ text: String, pattern: String, options: String, budget: Duration = QueryLimits().regexBudget
+    ) throws(APIError) -> Bool {
         let expression = try compiled(pattern, options: options)
         let range = NSRange(text.startIndex..<text.endIndex, in: text)
-        return expression.firstMatch(in: text, options: [], range: range) != nil
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: budget)
+        var progress = 0
+        var found = false
+        var exhausted = false
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: range) { match, _, stop in
+            if match != nil {
+                found = true
+                stop.pointee = true
+                return
+            }
+            progress += 1
+            // Reading the clock at every report would cost as much as a start position does.
+            if progress & 15 == 0, clock.now >= deadline {
+                exhausted = true
+                stop.pointee = true
+            }
+        }
+        if exhausted { throw budgetExceeded(pattern, budget) }
+        return found
     }
+
+    /// The error of a match that ran out of time; its message starts with ``budgetMarker``.
+    static func budgetExceeded(_ pattern: String, _ budget: Duration) -> APIError {
+        let milliseconds = budget.components.seconds * 1000 + budget.components.attoseconds / 1_000_000_000_000_000
+        return APIError(
+            .queryTooComplex, "\(budgetMarker): the regular expression \(pattern.prefix(100)) took longer than \(milliseconds) ms on one value."
+        )
+    }
+
+    /// How the message of a match that ran out of time starts, so that a store can tell it from other failures of
+    /// the SQL function that matched.
+    public static let budgetMarker = "Query too complex"
 
     /// Checks that `pattern` compiles, and that inline options (`(?i)`) appear only at its start: PostgreSQL's
     /// expressions take them nowhere else, and a pattern must mean the same on every store.

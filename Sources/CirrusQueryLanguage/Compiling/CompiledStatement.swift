@@ -70,3 +70,18 @@ public struct CloudDelete: Sendable, Hashable {
         self.condition = condition
     }
 }
+
+extension QueryLimits {
+    /// Checks what a statement asks for against the limits of REST queries: a select's `where`, `order`, keys and
+    /// includes, a statistics query's, and the `where` of an update or delete.
+    /// - Throws: ``APIError`` ``APIError/Reason/queryTooComplex``.
+    public func check(_ statement: CompiledStatement) throws(APIError) {
+        switch statement {
+        case .find(let find): try check(find.query)
+        case .aggregate(let aggregation): try check(aggregation)
+        case .update(let update): try update.condition.map { condition throws(APIError) in try check(condition) }
+        case .delete(let delete): try delete.condition.map { condition throws(APIError) in try check(condition) }
+        case .insert: break
+        }
+    }
+}

@@ -44,7 +44,7 @@ extension StatementCompiler {
         return try compilePredicate(predicate, insideCompound: false)
     }
 
-    /// `order by`: signed keys, the trailing `asc`/`desc` applying to unsigned ones.
+    /// `order by`: signed keys, the trailing `asc`/`desc` applying to unsigned ones; a repeated key counts once.
     func order(_ clause: OrderClause?, resultKeys: Bool = false) throws(CloudQueryError) -> [SortKey] {
         guard let clause else { return [] }
         var keys: [SortKey] = []
@@ -52,7 +52,7 @@ extension StatementCompiler {
             let descending = key.sign == .descending || (key.sign == .none && clause.descending)
             keys.append(SortKey(path: resultKeys ? try resultKey(key.column) : try path(key.column), descending: descending))
         }
-        return keys
+        return keys.withoutRepeatedKeys
     }
 
     /// `limit [skip,] n` as (skip, limit): 100 when absent, at most 1000.

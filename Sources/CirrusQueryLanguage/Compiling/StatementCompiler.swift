@@ -36,12 +36,19 @@ public struct StatementCompiler: Sendable {
     /// - Throws: ``CloudQueryError`` as ``compile(_:)-(String)``.
     public func compile(_ parsed: ParsedStatement) throws(CloudQueryError) -> CompiledStatement {
         try checkPlaceholders(parsed)
+        let compiled: CompiledStatement
         switch parsed.statement {
-        case .select(let select): return try compileSelect(select)
-        case .insert(let insert): return .insert(try compileInsert(insert))
-        case .update(let update): return .update(try compileUpdate(update))
-        case .delete(let delete): return .delete(try compileDelete(delete))
+        case .select(let select): compiled = try compileSelect(select)
+        case .insert(let insert): compiled = .insert(try compileInsert(insert))
+        case .update(let update): compiled = .update(try compileUpdate(update))
+        case .delete(let delete): compiled = .delete(try compileDelete(delete))
         }
+        do {
+            try options.limits.check(compiled)
+        } catch {
+            throw Self.failure(error, at: SourcePosition(line: 1, column: 1))
+        }
+        return compiled
     }
 
     private func checkPlaceholders(_ parsed: ParsedStatement) throws(CloudQueryError) {

@@ -76,18 +76,34 @@ public struct PostgresDialect: SQLDialect {
     }
 
     public func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
-        "\(json(target)) IN (\(operands.map(jsonb).joined(separator: ", ")))"
+        guard operands.count > SQLLists.inlineLength else { return "\(json(target)) IN (\(operands.map(jsonb).joined(separator: ", ")))" }
+        let array = JSON.array(operands.map(Self.json))
+        return "\(json(target)) IN (SELECT jsonb_array_elements(\(bind: .text(JSONWriter.string(array)))::jsonb))"
     }
 
-    private func jsonb(_ operand: ScalarOperand) -> SQLFragment {
-        let json: JSON
-        switch operand {
-        case .string(let string): json = .string(string)
-        case .int(let number): json = .int(number)
-        case .double(let number): json = .double(number)
-        case .json(let value): json = value
+    /// Long lists unpack their JSON array as the type of the values: text, `bigint` or `float8`.
+    public func isIn(_ expression: SQLFragment, _ values: [SQLValue]) -> SQLFragment {
+        let type = switch values.first {
+        case .int?: "::bigint"
+        case .double?: "::float8"
+        default: ""
         }
-        return jsonLiteral(json)
+        return SQLLists.isIn(expression, values) { array in "\(expression) IN (SELECT (jsonb_array_elements_text(\(array)::jsonb))\(raw: type))" }
+    }
+
+    public var maximumParameters: Int { 65_535 }
+
+    private func jsonb(_ operand: ScalarOperand) -> SQLFragment {
+        jsonLiteral(Self.json(operand))
+    }
+
+    private static func json(_ operand: ScalarOperand) -> JSON {
+        switch operand {
+        case .string(let string): .string(string)
+        case .int(let number): .int(number)
+        case .double(let number): .double(number)
+        case .json(let value): value
+        }
     }
 
     public func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment {
@@ -131,6 +147,24 @@ public struct PostgresDialect: SQLDialect {
     public func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
         let element = JSONTarget(.element(alias: alias))
         return "EXISTS (SELECT 1 FROM jsonb_array_elements(\(arrayOrEmpty(target))) AS \(raw: alias)(value) WHERE \(condition(element)))"
+    }
+
+    public func holdsAll(_ target: JSONTarget, _ kind: JSONKind, _ operands: [ScalarOperand], alias: String) -> SQLFragment {
+        let value = json(target)
+        let candidates: SQLFragment = "CASE WHEN jsonb_typeof(\(value)) = 'array' THEN \(value) WHEN \(value) IS NOT NULL THEN jsonb_build_array(\(value)) END"
+        let list = SQLFragment.bind(.text(JSONWriter.string(.array(operands.map(Self.json)))))
+        return "((SELECT COUNT(DISTINCT \(raw: alias).value) FROM jsonb_array_elements(\(candidates)) AS \(raw: alias)(value) "
+            + "WHERE jsonb_typeof(\(raw: alias).value) = \(raw: literal(kind == .string ? "string" : "number")) "
+            + "AND \(raw: alias).value IN (SELECT jsonb_array_elements(\(list)::jsonb))) = \(bind: .int(Int64(operands.count))))"
+    }
+
+    /// Iterates the array with itself appended, or a one-element array of any other present value.
+    public func itselfOrAnyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+        let element = JSONTarget(.element(alias: alias))
+        let value = json(target)
+        let candidates: SQLFragment = "CASE WHEN jsonb_typeof(\(value)) = 'array' THEN \(value) || jsonb_build_array(\(value)) "
+            + "WHEN \(value) IS NOT NULL THEN jsonb_build_array(\(value)) END"
+        return "EXISTS (SELECT 1 FROM jsonb_array_elements(\(candidates)) AS \(raw: alias)(value) WHERE \(condition(element)))"
     }
 
     /// A row that orders values as SQLite orders `json_extract` results, so both stores sort alike:
@@ -239,8 +273,11 @@ public struct PostgresDialect: SQLDialect {
         let currentIsDouble: SQLFragment = "(jsonb_typeof(\(value)) = 'number' AND (\(value))::text ~ '[.eE]')"
         switch amount {
         case .int(let number):
+            // Integers beyond 64 bits become doubles, as SQLite's integer arithmetic does on overflow.
+            let sum: SQLFragment = "(\(numberOrZero(current)) + \(bind: .int(number))::numeric)"
             return "CASE WHEN \(currentIsDouble) THEN cirrus_double_jsonb((\(value))::float8 + \(bind: .int(number))::float8) "
-                + "ELSE to_jsonb(\(numberOrZero(current)) + \(bind: .int(number))::numeric) END"
+                + "ELSE (SELECT CASE WHEN s BETWEEN -9223372036854775808 AND 9223372036854775807 THEN to_jsonb(s) "
+                + "ELSE cirrus_double_jsonb(s::float8) END FROM (SELECT \(sum) AS s) AS total) END"
         case .double(let number):
             return "cirrus_double_jsonb((\(numberOrZero(current)))::float8 + \(bind: .double(number))::float8)"
         default:

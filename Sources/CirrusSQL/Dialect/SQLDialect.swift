@@ -40,8 +40,16 @@ public protocol SQLDialect: Sendable {
     /// numbers), so that an upper bound on a Number field leaves its `null`s out and stays one index range.
     func isAboveNull(_ target: JSONTarget) -> SQLFragment
 
-    /// `target IN (operands)` for scalars of one kind, assuming the kind was already checked.
+    /// `target IN (operands)` for scalars of one kind, assuming the kind was already checked. A list longer than
+    /// ``SQLLists/inlineLength`` travels as one JSON array parameter.
     func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment
+
+    /// `expression IN (values)` for SQL values of one type (the `id` text, times in milliseconds); a list longer than
+    /// ``SQLLists/inlineLength`` travels as one JSON array parameter.
+    func isIn(_ expression: SQLFragment, _ values: [SQLValue]) -> SQLFragment
+
+    /// The most parameters one statement may bind (SQLite's `SQLITE_MAX_VARIABLE_NUMBER`, PostgreSQL's 65 535).
+    var maximumParameters: Int { get }
 
     /// True when `target` is an array with `count` elements.
     func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment
@@ -54,6 +62,14 @@ public protocol SQLDialect: Sendable {
 
     /// True when `target` is an array with an element satisfying `condition`.
     func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment
+
+    /// True when the values of `target` (itself, or its elements when it is an array) include each of `operands`,
+    /// all strings or all numbers, distinct by value; the operands travel as one parameter (a long `$all`).
+    func holdsAll(_ target: JSONTarget, _ kind: JSONKind, _ operands: [ScalarOperand], alias: String) -> SQLFragment
+
+    /// True when `target` itself or, when it is an array, one of its elements satisfies `condition`, with
+    /// `condition` written once (it may hold a sub-query, which must not be repeated).
+    func itselfOrAnyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment
 
     /// The expression to order by.
     func sortExpression(_ target: JSONTarget) -> SQLFragment
@@ -204,6 +220,17 @@ extension SQLDialect {
     /// `'text'` with embedded quotes doubled; for trusted, validated text such as JSON paths.
     public func literal(_ text: String) -> String {
         "'" + text.replacingAll("'", with: "''") + "'"
+    }
+
+    /// Renders `fragment` for a database: ``render(_:)``, refused when it binds more parameters than the
+    /// database accepts (a `where` of thousands of conditions), which the database would answer with an error.
+    /// - Throws: ``APIError`` ``APIError/Reason/queryTooComplex``.
+    public func renderForDatabase(_ fragment: SQLFragment) throws(APIError) -> (sql: String, bindings: [SQLValue]) {
+        let rendered = render(fragment)
+        guard rendered.bindings.count <= maximumParameters else {
+            throw QueryLimits.exceeded("the number of values the query binds", rendered.bindings.count, limit: maximumParameters)
+        }
+        return rendered
     }
 
     /// Renders `fragment` to text with this dialect's placeholders, and its bindings in order.

@@ -124,9 +124,17 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     public func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
-        let list = operands.map { SQLFragment.bind(binding($0)) }.joined(separator: ", ")
-        return "\(value(target)) IN (\(list))"
+        guard operands.count > SQLLists.inlineLength else {
+            return "\(value(target)) IN (\(operands.map { SQLFragment.bind(binding($0)) }.joined(separator: ", ")))"
+        }
+        return isIn(value(target), operands.map(binding))
     }
+
+    public func isIn(_ expression: SQLFragment, _ values: [SQLValue]) -> SQLFragment {
+        SQLLists.isIn(expression, values) { array in "\(expression) IN (SELECT value FROM json_each(\(array)))" }
+    }
+
+    public var maximumParameters: Int { 32_766 }
 
     private func binding(_ operand: ScalarOperand) -> SQLValue {
         switch operand {
@@ -167,6 +175,24 @@ public struct SQLiteDialect: SQLDialect {
     public func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
         let element = JSONTarget(.element(alias: alias))
         return "(\(type(target)) = 'array' AND EXISTS (SELECT 1 FROM json_each(\(json(target))) AS \(raw: alias) WHERE \(condition(element))))"
+    }
+
+    public func holdsAll(_ target: JSONTarget, _ kind: JSONKind, _ operands: [ScalarOperand], alias: String) -> SQLFragment {
+        let kinds = kind == .string ? "'text'" : "'integer', 'real'"
+        let candidates: SQLFragment = "CASE WHEN \(type(target)) = 'array' THEN \(json(target)) WHEN \(type(target)) IS NOT NULL THEN json_array(\(json(target))) END"
+        let list = SQLFragment.bind(.text(SQLLists.jsonArray(operands.map(binding))))
+        return "((SELECT COUNT(DISTINCT \(raw: alias).value) FROM json_each(\(candidates)) AS \(raw: alias) WHERE \(raw: alias).type IN (\(raw: kinds)) "
+            + "AND \(raw: alias).value IN (SELECT value FROM json_each(\(list)))) = \(bind: .int(Int64(operands.count))))"
+    }
+
+    /// Iterates the array with itself appended, or a one-element array of any other present value.
+    public func itselfOrAnyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+        let element = JSONTarget(.element(alias: alias))
+        let kind = type(target)
+        let value = json(target)
+        let candidates: SQLFragment = "CASE WHEN \(kind) = 'array' THEN json_insert(\(value), '$[#]', \(value)) "
+            + "WHEN \(kind) IS NOT NULL THEN json_array(\(value)) END"
+        return "EXISTS (SELECT 1 FROM json_each(\(candidates)) AS \(raw: alias) WHERE \(condition(element)))"
     }
 
     public func sortExpression(_ target: JSONTarget) -> SQLFragment {
@@ -250,11 +276,13 @@ public struct SQLiteDialect: SQLDialect {
 
     /// A SQL number as a JSON value that reads back as the same number. `json_set` writes a real with
     /// 15 significant digits (0.1 + 0.2 would become 0.3), so reals are written with the fewest of 15,
-    /// 16 or 17 digits that give the same double; integers are kept as they are.
+    /// 16 or 17 digits that give the same double; integers are kept as they are. A real beyond the largest double
+    /// (SQLite's arithmetic overflows to infinity, which JSON cannot write) fails the statement with
+    /// ``APIError/Reason/numberOutOfRange``, as PostgreSQL's `float8` arithmetic does.
     private func exactNumber(_ number: SQLFragment) -> SQLFragment {
         let digits = (15...16).map { "WHEN CAST(printf('%!.\($0)g', n) AS REAL) = n THEN printf('%!.\($0)g', n)" }
-        return "json((SELECT CASE WHEN typeof(n) <> 'real' THEN n \(raw: digits.joined(separator: " ")) ELSE printf('%!.17g', n) END "
-            + "FROM (SELECT \(number) AS n)))"
+        return "json((SELECT CASE WHEN typeof(n) <> 'real' THEN n WHEN abs(n) > 1.7976931348623157e308 THEN \(SQLiteRefusal.call(.numberOutOfRange, in: self)) "
+            + "\(raw: digits.joined(separator: " ")) ELSE printf('%!.17g', n) END FROM (SELECT \(number) AS n)))"
     }
 
     /// The bit operation on the current value truncated toward zero; 0 when it is missing, not a number,

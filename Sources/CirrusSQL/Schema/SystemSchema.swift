@@ -48,6 +48,7 @@ public enum SystemSchema {
         ]))
         if dialect.name == "postgres" { list.append(doubleFunction) }
         list.append(authLinks(dialect))
+        if dialect.name == "postgres" { list.append(exactDoubleFunction) }
         return list
     }
 
@@ -148,6 +149,20 @@ public enum SystemSchema {
           SELECT CASE
             WHEN value = 'NaN'::float8 OR value = 'Infinity'::float8 OR value = '-Infinity'::float8 THEN 'null'::jsonb
             WHEN value = trunc(value) THEN to_jsonb(value::numeric(1000, 1))
+            ELSE (value::text)::jsonb
+          END
+        $$
+        """,
+    ])
+
+    /// PostgreSQL: ``doubleFunction`` wrote an integral double through `numeric`, which keeps 15 significant digits
+    /// (2^63 became 9223372036854780000.0); its shortest exact text keeps every double as SQLite writes it.
+    static let exactDoubleFunction = Migration(name: "0011_cirrus_double_jsonb_exact", statements: [
+        """
+        CREATE OR REPLACE FUNCTION cirrus_double_jsonb(value float8) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+          SELECT CASE
+            WHEN value = 'NaN'::float8 OR value = 'Infinity'::float8 OR value = '-Infinity'::float8 THEN 'null'::jsonb
+            WHEN value = trunc(value) THEN to_jsonb((value::text)::numeric(1000, 1))
             ELSE (value::text)::jsonb
           END
         $$

@@ -60,6 +60,6 @@ extension AggregationCompiler {
     }
 
     private func negate(_ condition: SQLFragment) -> SQLFragment {
-        "NOT COALESCE(\(condition), FALSE)"
+        "(\(condition)) IS NOT TRUE"
     }
 }

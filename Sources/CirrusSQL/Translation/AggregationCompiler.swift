@@ -81,7 +81,7 @@ public struct AggregationCompiler {
         let (argument, kind) = operand(function, field)
         let expression: SQLFragment
         switch function {
-        case .sum: expression = "COALESCE(SUM(\(argument)), 0)"
+        case .sum: expression = dialect.sum(argument)
         case .average: expression = "AVG(\(argument))"
         case .maximum: expression = "MAX(\(argument))"
         case .minimum: expression = "MIN(\(argument))"

@@ -10,6 +10,10 @@ public protocol AggregationDialect: SQLDialect {
     /// The number at `target` as a SQL number, NULL when it holds no number.
     func numberOrNull(_ target: JSONTarget) -> SQLFragment
 
+    /// The sum of the numbers `number` gives (0 when there are none): exact while every number is an integer and
+    /// the sum fits in 64 bits, else the double nearest to it, as MongoDB's `$sum` and the stores' `Increment` do.
+    func sum(_ number: SQLFragment) -> SQLFragment
+
     /// `text` collated by its bytes, so that `MAX` and `MIN` agree between stores.
     func binaryText(_ text: SQLFragment) -> SQLFragment
 
@@ -38,6 +42,16 @@ extension SQLiteDialect: AggregationDialect {
         text
     }
 
+    /// SQLite's `SUM` fails on an integer overflow, so integers are summed in two halves that cannot overflow (the
+    /// high 32 bits, arithmetic shift, and the low 32), joined with the carry; SQLite's arithmetic turns the join
+    /// into a double when the total does not fit. With any double among the numbers, `TOTAL`.
+    public func sum(_ number: SQLFragment) -> SQLFragment {
+        let high: SQLFragment = "COALESCE(SUM(\(number) >> 32), 0)"
+        let low: SQLFragment = "COALESCE(SUM(\(number) & 4294967295), 0)"
+        return "(CASE WHEN COUNT(CASE WHEN typeof(\(number)) = 'real' THEN 1 END) > 0 THEN TOTAL(\(number)) "
+            + "ELSE (\(high) + (\(low) >> 32)) * 4294967296 + (\(low) & 4294967295) END)"
+    }
+
     public func day(ofMilliseconds milliseconds: SQLFragment, offsetMinutes: Int) -> SQLFragment {
         "date((\(milliseconds) + \(raw: String(Int64(offsetMinutes) * 60_000))) / 1000, 'unixepoch')"
     }
@@ -62,6 +76,11 @@ extension PostgresDialect: AggregationDialect {
 
     public func binaryText(_ text: SQLFragment) -> SQLFragment {
         "(\(text)) COLLATE \"C\""
+    }
+
+    /// `numeric` sums never overflow; a total beyond 64 bits reads back as the nearest double.
+    public func sum(_ number: SQLFragment) -> SQLFragment {
+        "COALESCE(SUM(\(number)), 0)"
     }
 
     public func day(ofMilliseconds milliseconds: SQLFragment, offsetMinutes: Int) -> SQLFragment {

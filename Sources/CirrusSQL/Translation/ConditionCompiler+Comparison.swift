@@ -44,7 +44,7 @@ extension ConditionCompiler {
     /// Array field; GIN on PostgreSQL) narrows the rows the exact condition checks. Only strings: containment
     /// compares numbers by their decimal value and objects by inclusion, unlike the stores' own equality.
     func arrayPrefilter(_ path: FieldPath, _ strings: [String]) -> SQLFragment? {
-        guard shape(of: path) == .array, !strings.isEmpty else { return nil }
+        guard shape(of: path) == .array, !strings.isEmpty, strings.count <= SQLLists.inlineLength else { return nil }
         return dialect.arrayHoldsAnyPrefilter(target(path), of: strings)
     }
 
@@ -78,8 +78,8 @@ extension ConditionCompiler {
 
     func matchesAny(_ path: FieldPath, _ values: [Value]) -> SQLFragment {
         if !path.isNested, let column = Self.builtInColumns[path.root] {
-            let conditions = values.map { compareColumn(column, .equal, $0) }
-            return conditions.isEmpty ? "FALSE" : conditions.combined("OR")
+            let bound = values.compactMap { columnBinding(column, $0) }
+            return bound.isEmpty ? "FALSE" : dialect.isIn(SQLFragment(dialect.quote(column)), bound)
         }
         guard !values.isEmpty else { return "FALSE" }
         if let membership = relationMembership(path, values) { return membership }
@@ -104,6 +104,22 @@ extension ConditionCompiler {
         return conditions.count == 1 ? conditions[0] : conditions.combined("OR")
     }
 
+    /// `$all` of distinct values: each equals the field or one of its elements. A long list of strings or numbers is
+    /// one condition over one parameter, rather than a condition per value.
+    func containsAll(_ path: FieldPath, _ values: [Value]) -> SQLFragment {
+        let isColumnOrRelation: Bool
+        switch schema?.type(of: path.root) {
+        case .relation? where !path.isNested: isColumnOrRelation = true
+        default: isColumnOrRelation = !path.isNested && Self.builtInColumns[path.root] != nil
+        }
+        guard values.count > SQLLists.inlineLength, !isColumnOrRelation else { return values.map { equals(path, $0) }.combined("AND") }
+        let kinds = ValuesByKind(values, groupingPointers: false)
+        var parts = kinds.rest.map { equals(path, $0) }
+        if !kinds.strings.isEmpty { parts.append(dialect.holdsAll(target(path), .string, kinds.strings, alias: nextAlias())) }
+        if !kinds.numbers.isEmpty { parts.append(dialect.holdsAll(target(path), .number, kinds.numbers, alias: nextAlias())) }
+        return parts.count == 1 ? parts[0] : parts.combined("AND")
+    }
+
     /// On a field the schema records as a Pointer, bare objectId strings stand for pointers to its target
     /// class (Bmob accepts `{"post": {"$in": ["<objectId>"]}}`).
     private func pointerIds(_ path: FieldPath, _ values: [Value]) -> [Value] {
@@ -114,24 +130,25 @@ extension ConditionCompiler {
         }
     }
 
-    /// One target against a list: strings and numbers use `IN` lists (index friendly), the rest `OR`.
+    /// One target against a list: strings, numbers and the ids of pointers to one class use `IN` lists (index
+    /// friendly, and one parameter for a long list), the rest `OR`.
     private func matchesAny(_ target: JSONTarget, _ values: [Value]) -> SQLFragment {
-        var strings: [ScalarOperand] = []
-        var numbers: [ScalarOperand] = []
-        var rest: [Value] = []
-        for value in values {
-            switch value {
-            case .string(let text): strings.append(.string(text))
-            case .int(let number): numbers.append(.int(number))
-            case .double(let number): numbers.append(.double(number))
-            default: rest.append(value)
-            }
-        }
+        let kinds = ValuesByKind(values, groupingPointers: true)
         var conditions: [SQLFragment] = []
-        if !strings.isEmpty { conditions.append("(\(dialect.hasKind(target, .string)) AND \(dialect.compare(target, in: strings)))") }
-        if !numbers.isEmpty { conditions.append("(\(dialect.hasKind(target, .number)) AND \(dialect.compare(target, in: numbers)))") }
-        conditions += rest.map { matches(target, .equal, $0) }
+        if !kinds.strings.isEmpty { conditions.append("(\(dialect.hasKind(target, .string)) AND \(dialect.compare(target, in: kinds.strings)))") }
+        if !kinds.numbers.isEmpty { conditions.append("(\(dialect.hasKind(target, .number)) AND \(dialect.compare(target, in: kinds.numbers)))") }
+        for (className, ids) in kinds.pointers.sorted(by: { $0.key < $1.key }) {
+            conditions.append(pointerAmong(target, className: className, ids: ids))
+        }
+        conditions += kinds.rest.map { matches(target, .equal, $0) }
         return conditions.count == 1 ? conditions[0] : conditions.combined("OR")
+    }
+
+    /// The target is a pointer to `className` with one of `ids`, as ``matches(_:_:_:)`` tests a single pointer.
+    private func pointerAmong(_ target: JSONTarget, className: String, ids: [ScalarOperand]) -> SQLFragment {
+        if ids.count == 1, case .string(let id) = ids[0] { return memberEquals(target, ["objectId": id, "className": className]) }
+        let classMatches = dialect.compare(dialect.member("className", of: target), .equal, .string(className))
+        return "(\(dialect.hasKind(target, .object)) AND \(dialect.compare(dialect.member("objectId", of: target), in: ids)) AND \(classMatches))"
     }
 
     /// One JSON target against one typed value, with the kind checked.
@@ -171,14 +188,19 @@ extension ConditionCompiler {
         return "(\(dialect.hasKind(target, .object)) AND " + conditions.joined(separator: " AND ") + ")"
     }
 
+    /// The value a built-in column compares with: `objectId` as text, the dates as milliseconds; `nil` for a value
+    /// of another kind, which no object's column equals.
+    func columnBinding(_ column: String, _ value: Value) -> SQLValue? {
+        switch (column, value) {
+        case ("id", .string(let id)): .text(id)
+        case ("created_at", .date(let stamp)), ("updated_at", .date(let stamp)): .int(stamp.millisecondsSince1970)
+        default: nil
+        }
+    }
+
     /// Built-in columns: `objectId` compares as text, the dates as milliseconds.
     func compareColumn(_ column: String, _ op: Condition.Comparison, _ value: Value) -> SQLFragment {
-        let bound: SQLValue
-        switch (column, value) {
-        case ("id", .string(let id)): bound = .text(id)
-        case ("created_at", .date(let stamp)), ("updated_at", .date(let stamp)): bound = .int(stamp.millisecondsSince1970)
-        default: return op == .notEqual ? "TRUE" : "FALSE"
-        }
+        guard let bound = columnBinding(column, value) else { return op == .notEqual ? "TRUE" : "FALSE" }
         let symbol: String
         switch op {
         case .equal: symbol = "="
@@ -203,6 +225,27 @@ extension ConditionCompiler {
         }
         return onFieldOrElements(path) { element in
             "(\(dialect.hasKind(element, .string)) AND \(dialect.regexMatch(dialect.stringValue(element), pattern: pattern, options: options)))"
+        }
+    }
+}
+
+/// A list of values split by how SQL compares them: strings and numbers as scalar lists, pointers (when grouped) as the
+/// ids of each class, the rest one by one.
+struct ValuesByKind {
+    var strings: [ScalarOperand] = []
+    var numbers: [ScalarOperand] = []
+    var pointers: [String: [ScalarOperand]] = [:]
+    var rest: [Value] = []
+
+    init(_ values: [Value], groupingPointers: Bool) {
+        for value in values {
+            switch value {
+            case .string(let text): strings.append(.string(text))
+            case .int(let number): numbers.append(.int(number))
+            case .double(let number): numbers.append(.double(number))
+            case .pointer(let pointer) where groupingPointers: pointers[pointer.className, default: []].append(.string(pointer.objectId))
+            default: rest.append(value)
+            }
         }
     }
 }

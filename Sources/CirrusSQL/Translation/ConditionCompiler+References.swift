@@ -35,7 +35,7 @@ extension ConditionCompiler {
     /// The field (or an element of it) is a Pointer to the inner class whose objectId the sub-query finds.
     private func inQuery(_ path: FieldPath, _ query: SubQuery) -> SQLFragment {
         guard let ids = subSelect(query, value: { _ in (SQLFragment(dialect.quote("id")), nil) }) else { return "FALSE" }
-        return onFieldOrElements(path) { element in
+        return onFieldOrElementsOnce(path) { element in
             let className = dialect.member("className", of: element)
             let objectId = dialect.stringValue(dialect.member("objectId", of: element))
             return "(\(dialect.hasKind(element, .object)) AND \(dialect.compare(className, .equal, .string(query.className))) "
@@ -60,7 +60,7 @@ extension ConditionCompiler {
             let value = column == "id" ? dialect.comparableText(quoted) : dialect.comparableDate(milliseconds: quoted)
             return "\(value) IN (\(values))"
         }
-        return onFieldOrElements(path) { element in "\(dialect.comparableValue(element)) IN (\(values))" }
+        return onFieldOrElementsOnce(path) { element in "\(dialect.comparableValue(element)) IN (\(values))" }
     }
 
     /// The object is a member of `owner`'s Relation field `key`, per the relation join table, and the owner is an
@@ -83,14 +83,14 @@ extension ConditionCompiler {
     /// schema knows, or a value is not a pointer to its target class (then nothing matches through it).
     func relationMembership(_ path: FieldPath, _ values: [Value]) -> SQLFragment? {
         guard !path.isNested, let className, case .relation(let targetClass)? = schema?.type(of: path.root) else { return nil }
-        let ids = values.compactMap { value -> SQLFragment? in
+        let ids = values.compactMap { value -> SQLValue? in
             guard case .pointer(let pointer) = value, pointer.className == targetClass else { return nil }
-            return .bind(.text(pointer.objectId))
+            return .text(pointer.objectId)
         }
         guard !ids.isEmpty else { return "FALSE" }
         let relations = dialect.quote(SystemSchema.relationsTable)
         let owners: SQLFragment = "SELECT \"owner_id\" FROM \(raw: relations) WHERE \"owner_class\" = \(bind: .text(className)) "
-            + "AND \"field\" = \(bind: .text(path.root)) AND \"target_id\" IN (\(ids.joined(separator: ", ")))"
+            + "AND \"field\" = \(bind: .text(path.root)) AND \(dialect.isIn("\"target_id\"", ids))"
         return "\(raw: dialect.quote("id")) IN (\(owners))"
     }
 }

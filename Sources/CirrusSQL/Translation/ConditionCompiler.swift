@@ -50,7 +50,7 @@ public struct ConditionCompiler {
             return negated ? negate(condition) : condition
         case .containsAll(let path, let values):
             guard !values.isEmpty else { return "FALSE" }
-            return UpdateCompiler.distinct(values).map { equals(path, $0) }.combined("AND")
+            return containsAll(path, UpdateCompiler.distinct(values))
         case .exists(let path, let flag): return exists(path, flag)
         case .size(let path, let count): return dialect.arrayCount(target(path), equals: count)
         case .regex(let path, let pattern, let options): return regex(path, pattern, options)
@@ -59,9 +59,11 @@ public struct ConditionCompiler {
         }
     }
 
-    /// `NOT`, where an unknown (NULL) condition counts as false, so that absent fields satisfy negations.
+    /// `NOT`, where an unknown (NULL) condition counts as false, so that absent fields satisfy negations. `IS NOT TRUE`
+    /// has the truth table of `NOT COALESCE(…, FALSE)` with one grammar level less, so SQLite's parser (about a
+    /// hundred levels deep) takes `$nor` nested more than twice as deep.
     func negate(_ condition: SQLFragment) -> SQLFragment {
-        "NOT COALESCE(\(condition), FALSE)"
+        "(\(condition)) IS NOT TRUE"
     }
 
     func target(_ path: FieldPath) -> JSONTarget {
@@ -80,6 +82,13 @@ public struct ConditionCompiler {
     func shape(of path: FieldPath) -> Shape {
         guard let type = schema?.type(at: path) else { return .unknown }
         return type == .array ? .array : .scalar
+    }
+
+    /// ``onFieldOrElements(_:_:)`` for a condition that holds a sub-query: written once whatever the shape, so that
+    /// sub-queries nested in one another do not double the statement at each level.
+    func onFieldOrElementsOnce(_ path: FieldPath, _ condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+        guard shape(of: path) == .unknown else { return onFieldOrElements(path, condition) }
+        return dialect.itselfOrAnyElement(of: target(path), alias: nextAlias(), where: condition)
     }
 
     /// Applies `condition` to the field itself and, where it may be an array, to its elements.

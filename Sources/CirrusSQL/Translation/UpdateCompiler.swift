@@ -52,10 +52,7 @@ public struct UpdateCompiler {
 
     /// The elements without repeats, first occurrence kept.
     static func distinct(_ elements: [Value]) -> [Value] {
-        var result: [Value] = []
-        for element in elements where !result.contains(where: { $0.isEquivalent(to: element) }) {
-            result.append(element)
-        }
-        return result
+        var seen: Set<Value> = []
+        return elements.filter { seen.insert($0.equivalenceKey).inserted }
     }
 }

@@ -11,17 +11,26 @@ import CirrusStorage
 ///
 /// Included objects are read with the caller's read permission and their class's get permission: a pointer to an
 /// object the caller may not read stays a plain pointer.
+///
+/// Arrays of pointers fan out: with `include=arr,arr.arr` every object of every array is expanded with its own array,
+/// so the reply can hold far more objects than the store holds. The objects fetched, and the objects the reply would
+/// hold (each counted where it appears), are bounded by ``QueryLimits/maximumIncludedObjects``; beyond it the request
+/// is refused before the reply is built.
 struct Includer {
     let store: any StorageAdapter
     /// Who reads: included objects are read with the caller's ACL principals and redacted for the caller.
     let caller: Caller
     let visibility: FieldVisibility
     let schemas: SchemaCache
+    let limits: QueryLimits
 
     func expand(_ objects: inout [StoredObject], paths: [FieldPath]) async throws {
         let tree = IncludeTree(paths)
         guard !tree.children.isEmpty else { return }
-        let loaded = try await load(objects.map { JSON.object($0.fields) }, tree: tree)
+        let documents = objects.map { JSON.object($0.fields) }
+        let loaded = try await load(documents, tree: tree)
+        var counter = IncludeCounter(loaded: loaded, limit: limits.maximumIncludedObjects)
+        for document in documents { try counter.add(document, tree) }
         for index in objects.indices {
             if case .object(let fields) = Self.substitute(.object(objects[index].fields), tree, loaded) {
                 objects[index].fields = fields
@@ -32,6 +41,7 @@ struct Includer {
     /// Every object the tree reaches from `documents`, in their included form, fetched level by level.
     private func load(_ documents: [JSON], tree: IncludeTree) async throws -> [Pointer: JSON] {
         var loaded: [Pointer: JSON] = [:]
+        var fetchedCount = 0
         var frontier = documents.map { Visit(document: $0, tree: tree) }
         while !frontier.isEmpty {
             var wanted: [(pointer: Pointer, tree: IncludeTree)] = []
@@ -43,6 +53,8 @@ struct Includer {
             let missing = Set(wanted.map(\.pointer)).subtracting(loaded.keys)
             let permitted = try await gettable(Set(missing.map(\.className)))
             let fetched = missing.filter { permitted.contains($0.className) }
+            fetchedCount += fetched.count
+            guard fetchedCount <= limits.maximumIncludedObjects else { throw Self.tooMany(limit: limits.maximumIncludedObjects) }
             if !fetched.isEmpty {
                 let sorted = fetched.sorted { ($0.className, $0.objectId) < ($1.className, $1.objectId) }
                 for var object in try await store.fetch(sorted, readers: caller.readers) {
@@ -117,6 +129,10 @@ struct Includer {
         return .object(members)
     }
 
+    static func tooMany(limit: Int) -> APIError {
+        APIError(.queryTooComplex, "Query too complex: include would expand more than \(limit) objects.")
+    }
+
     /// A document still to be searched for pointers under the keys of `tree`.
     private struct Visit {
         let document: JSON
@@ -124,9 +140,47 @@ struct Includer {
     }
 
     /// A loaded object and the subtree it is searched with, visited once per level.
-    private struct PointerVisit: Hashable {
+    struct PointerVisit: Hashable {
         let pointer: Pointer
         let tree: IncludeTree
+    }
+}
+
+/// Counts the objects ``Includer/substitute(_:_:_:)`` would put into a reply, each as often as it appears, without
+/// building the reply: the count below an object and a subtree is computed once, and counts stop just past the limit.
+struct IncludeCounter {
+    let loaded: [Pointer: JSON]
+    let limit: Int
+    private(set) var total = 0
+    private var below: [Includer.PointerVisit: Int] = [:]
+
+    init(loaded: [Pointer: JSON], limit: Int) {
+        self.loaded = loaded
+        self.limit = limit
+    }
+
+    /// Adds the objects expanded into `document` under `tree`.
+    /// - Throws: ``APIError`` ``APIError/Reason/queryTooComplex`` once the total passes the limit.
+    mutating func add(_ document: JSON, _ tree: IncludeTree) throws(APIError) {
+        total = min(total + count(document, tree), limit + 1)
+        guard total <= limit else { throw Includer.tooMany(limit: limit) }
+    }
+
+    /// The objects expanded into `document` under `tree`, at most one past the limit.
+    private mutating func count(_ document: JSON, _ tree: IncludeTree) -> Int {
+        guard case .object(let fields) = document else { return 0 }
+        var sum = 0
+        for (key, child) in tree.children {
+            for pointer in Includer.pointers(in: fields[key]) {
+                guard let object = loaded[pointer] else { continue }
+                let visit = Includer.PointerVisit(pointer: pointer, tree: child)
+                let nested = below[visit] ?? (child.children.isEmpty ? 0 : count(object, child))
+                below[visit] = nested
+                sum = min(sum + 1 + nested, limit + 1)
+                if sum > limit { return sum }
+            }
+        }
+        return sum
     }
 }
 

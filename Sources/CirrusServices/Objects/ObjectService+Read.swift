@@ -58,7 +58,7 @@ extension ObjectService {
     }
 
     func includer(_ caller: Caller) -> Includer {
-        Includer(store: store, caller: caller, visibility: visibility, schemas: schemas)
+        Includer(store: store, caller: caller, visibility: visibility, schemas: schemas, limits: configuration.queryLimits)
     }
 
     /// The checks of a read: the class's find permission, then ``authorizeNaming(_:schema:condition:sorting:caller:)``.

@@ -1,3 +1,5 @@
+public import CirrusModel
+
 /// The settings the services need, filled by the server from flags and environment.
 public struct ServiceConfiguration: Sendable {
     /// The largest object accepted, in bytes of its JSON document.
@@ -11,6 +13,8 @@ public struct ServiceConfiguration: Sendable {
     public var authDataValidator: any AuthDataValidator
     /// What the `url` of an uploaded file starts with (`http://127.0.0.1:3000/files`); `nil` leaves rows as stored.
     public var fileURLBase: String?
+    /// The bounds of queries, includes and regular expressions.
+    public var queryLimits = QueryLimits()
 
     public init(
         maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000, accounts: AccountSettings = AccountSettings(),

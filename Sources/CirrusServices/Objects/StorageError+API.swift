@@ -36,6 +36,8 @@ extension StorageError {
             APIError(.internalError, "Rolled back because another request of the transaction failed.")
         case .database:
             APIError(.internalError, "Internal server error.")
+        case .refused(let error):
+            error
         }
     }
 }

@@ -17,7 +17,7 @@ struct SystemSchemaTests {
             == ["0001_schema_registry", "0002_relations", "0004_accounts", "0005_codes", "0006_class_options", "0008_auth_links"])
         #expect(SystemSchema.migrations(PostgresDialect()).map(\.name)
             == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths", "0004_accounts", "0005_codes", "0006_class_options",
-                "0007_cirrus_double_jsonb", "0008_auth_links"])
+                "0007_cirrus_double_jsonb", "0008_auth_links", "0011_cirrus_double_jsonb_exact"])
         #expect(SystemSchema.userTableMigrations(SQLiteDialect()).map(\.name) == ["0009_auth_links_from_users", "0010_email_unique_ignoring_case"])
     }
 

@@ -7,8 +7,8 @@ struct ConditionCompilerOperatorTests {
     /// `$ne`, ordering, `$in`/`$nin`, `$all`, `$exists`, `$size` and `$regex`, pinned for SQLite and PostgreSQL.
     static let cases: [ConditionCase] = [
         ConditionCase(#"{"n":{"$ne":1}}"#, typed: true,
-            sqlite: DialectSQL(#"NOT COALESCE(json_extract("data", '$."n"') = ?, FALSE)"#, [.int(1)]),
-            postgres: DialectSQL(#"NOT COALESCE(("data" #> '{"n"}') = $1::jsonb, FALSE)"#, [.text(#"1"#)])),
+            sqlite: DialectSQL(#"(json_extract("data", '$."n"') = ?) IS NOT TRUE"#, [.int(1)]),
+            postgres: DialectSQL(#"(("data" #> '{"n"}') = $1::jsonb) IS NOT TRUE"#, [.text(#"1"#)])),
         ConditionCase(#"{"n":{"$lt":10,"$gte":2}}"#, typed: true,
             sqlite: DialectSQL(#"(json_extract("data", '$."n"') >= ? AND json_extract("data", '$."n"') < ?)"#, [.int(2), .int(10)]),
             postgres: DialectSQL(#"(("data" #> '{"n"}') >= $1::jsonb AND (("data" #> '{"n"}') < $2::jsonb AND ("data" #> '{"n"}') > 'null'::jsonb))"#, [.text(#"2"#), .text(#"10"#)])),
@@ -28,8 +28,8 @@ struct ConditionCompilerOperatorTests {
             sqlite: DialectSQL(#"FALSE"#, []),
             postgres: DialectSQL(#"FALSE"#, [])),
         ConditionCase(#"{"n":{"$nin":[1,2]}}"#, typed: true,
-            sqlite: DialectSQL(#"NOT COALESCE((json_type("data", '$."n"') IN ('integer', 'real') AND json_extract("data", '$."n"') IN (?, ?)), FALSE)"#, [.int(1), .int(2)]),
-            postgres: DialectSQL(#"NOT COALESCE((jsonb_typeof(("data" #> '{"n"}')) = 'number' AND ("data" #> '{"n"}') IN ($1::jsonb, $2::jsonb)), FALSE)"#, [.text(#"1"#), .text(#"2"#)])),
+            sqlite: DialectSQL(#"((json_type("data", '$."n"') IN ('integer', 'real') AND json_extract("data", '$."n"') IN (?, ?))) IS NOT TRUE"#, [.int(1), .int(2)]),
+            postgres: DialectSQL(#"((jsonb_typeof(("data" #> '{"n"}')) = 'number' AND ("data" #> '{"n"}') IN ($1::jsonb, $2::jsonb))) IS NOT TRUE"#, [.text(#"1"#), .text(#"2"#)])),
         ConditionCase(#"{"tags":{"$all":["a","b"]}}"#, typed: true,
             sqlite: DialectSQL(#"((json_type("data", '$."tags"') = 'array' AND EXISTS (SELECT 1 FROM json_each(("data" -> '$."tags"')) AS e1 WHERE (e1.type = 'text' AND e1.value = ?))) AND (json_type("data", '$."tags"') = 'array' AND EXISTS (SELECT 1 FROM json_each(("data" -> '$."tags"')) AS e2 WHERE (e2.type = 'text' AND e2.value = ?))))"#, [.text(#"a"#), .text(#"b"#)]),
             postgres: DialectSQL(#"(((("data" #> '{"tags"}') @> $1::jsonb) AND EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(("data" #> '{"tags"}')) = 'array' THEN ("data" #> '{"tags"}') ELSE '[]'::jsonb END) AS e1(value) WHERE (jsonb_typeof(e1.value) = 'string' AND e1.value = $2::jsonb))) AND ((("data" #> '{"tags"}') @> $3::jsonb) AND EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(("data" #> '{"tags"}')) = 'array' THEN ("data" #> '{"tags"}') ELSE '[]'::jsonb END) AS e2(value) WHERE (jsonb_typeof(e2.value) = 'string' AND e2.value = $4::jsonb))))"#, [.text(#"["a"]"#), .text(#""a""#), .text(#"["b"]"#), .text(#""b""#)])),
