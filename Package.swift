@@ -216,3 +216,16 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets for the parsers that read what clients and imports send (Fuzz/; built and run by scripts/fuzz).
+// Declared only when CIRRUS_FUZZ is set: libFuzzer's runtime supplies `main`, so the executable links only with
+// `--sanitize fuzzer`, and its `@testable` imports need a debug build.
+if Context.environment["CIRRUS_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "CirrusFuzz",
+            dependencies: ["CirrusModel", "CirrusSQL", "CirrusQueryLanguage", "CirrusStorage", "CirrusHTTP", "CirrusMigration"],
+            path: "Fuzz/Sources", swiftSettings: swiftSettings
+        )
+    )
+}

@@ -57,22 +57,30 @@ struct ByteRange: Sendable {
         let spec = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard spec.count == 2 else { return nil }
         if spec[0].isEmpty {
-            guard let count = Int(spec[1]), count > 0 else { return nil }
+            guard let count = Self.position(spec[1]), count > 0 else { return nil }
             suffix = count
         } else {
-            guard let first = Int(spec[0]), first >= 0 else { return nil }
+            guard let first = Self.position(spec[0]) else { return nil }
             start = first
             if !spec[1].isEmpty {
-                guard let last = Int(spec[1]), last >= first else { return nil }
+                guard let last = Self.position(spec[1]), last >= first else { return nil }
                 end = last
             }
         }
     }
 
+    /// A position or a length: ASCII digits only (RFC 9110's `1*DIGIT`; `Int(_:)` alone also takes a sign), and
+    /// `Int.max` for one too large to hold, which lies past the end of any content.
+    private static func position(_ digits: Substring) -> Int? {
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int(digits) ?? Int.max
+    }
+
     /// The bytes to read, for storages that clamp to the content; `nil` (all of it) for a suffix, cut afterwards.
     var bounds: Range<Int>? {
         guard let start else { return nil }
-        return start..<(end.map { $0 + 1 } ?? Int.max)
+        // A last position of Int.max (or beyond) reads to the end, as a missing one does.
+        return start..<(end.flatMap { $0 < Int.max ? $0 + 1 : nil } ?? Int.max)
     }
 
     func isSatisfiable(size: Int) -> Bool {
