@@ -1,4 +1,3 @@
-@testable import CirrusHTTP
 import CirrusStorage
 
 /// The `Range` header of file downloads: a header parses to one range within RFC 9110's grammar (digits, first ≤

@@ -1,5 +1,3 @@
-@testable import CirrusHTTP
-
 /// The query-string parser: total on any text; every name and value a form encoder (`+` for a space, `%XX` for the
 /// rest) writes decodes back exactly, in both `+` modes; text without `%` or `+` decodes to itself.
 enum QueryStringTarget {

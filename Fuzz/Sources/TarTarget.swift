@@ -1,4 +1,3 @@
-@testable import CirrusMigration
 import CompressNIO
 import NIOCore
 
