@@ -227,3 +227,21 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets for the parsers that read what clients and imports send (Fuzz/; built and run by scripts/fuzz).
+// Declared only when CIRRUS_FUZZ is set: libFuzzer's runtime supplies `main`, so the executable links only with
+// `--sanitize fuzzer`. The internal parsers of CirrusHTTP and CirrusMigration (query strings, `Range`, tar, gzip)
+// are compiled into it from their own files (symbolic links in Fuzz/Sources/Linked), so that the fuzz build does not
+// compile the HTTP server's and client's dependencies (BoringSSL twice, NIO's HTTP stacks).
+if Context.environment["CIRRUS_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "CirrusFuzz",
+            dependencies: [
+                "CirrusModel", "CirrusSQL", "CirrusQueryLanguage", "CirrusStorage",
+                .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Fuzz/Sources", swiftSettings: swiftSettings
+        )
+    )
+}

@@ -7,10 +7,17 @@ final class TarReader {
         var isFile: Bool
     }
 
+    /// The largest GNU long name or pax header read (they hold a path and a few numbers); a larger one is damage.
+    static let maximumMetadataSize: Int64 = 1 << 20
+    /// The largest member size accepted (1 PiB), so that sizes and their padding add up without overflow.
+    static let maximumMemberSize: Int64 = 1 << 50
+
     private let input: any ByteSource
     private var remaining: Int64 = 0
     private var padding: Int64 = 0
-    private var current: TarMemberSource?
+    /// The member handed out last, detached on the next call. Weak: the member holds the reader, and a reader left
+    /// inside a member (an import that failed there) would otherwise keep itself and its input alive.
+    private weak var current: TarMemberSource?
 
     init(_ input: any ByteSource) {
         self.input = input
@@ -31,8 +38,12 @@ final class TarReader {
             let type = header[156]
             let isMetadata = type == UInt8(ascii: "L") || type == UInt8(ascii: "x") || type == UInt8(ascii: "g")
             let size = isMetadata ? try Self.octal(header[124..<136]) : try paxSize ?? Self.octal(header[124..<136])
+            guard size <= Self.maximumMemberSize else { throw ImportError.corruptArchive("tar: a member of \(size) bytes") }
             let dataPadding = (512 - size % 512) % 512
             if type == UInt8(ascii: "L") || type == UInt8(ascii: "x") {
+                guard size <= Self.maximumMetadataSize else {
+                    throw ImportError.corruptArchive("tar: a long name or pax header of \(size) bytes")
+                }
                 let data = try readExactly(Int(size))
                 try skip(dataPadding)
                 if type == UInt8(ascii: "L") {
@@ -109,7 +120,10 @@ final class TarReader {
     private static func octal(_ bytes: ArraySlice<UInt8>) throws -> Int64 {
         if let first = bytes.first, first & 0x80 != 0 {
             var value: Int64 = Int64(first & 0x7f)
-            for byte in bytes.dropFirst() { value = value << 8 | Int64(byte) }
+            for byte in bytes.dropFirst() {
+                guard value <= Int64.max >> 8 else { throw ImportError.corruptArchive("tar: a size is too large") }
+                value = value << 8 | Int64(byte)
+            }
             return value
         }
         var value: Int64 = 0
@@ -136,7 +150,7 @@ final class TarReader {
         var records: [String: String] = [:]
         var start = 0
         while start < data.count, let space = data[start...].firstIndex(of: UInt8(ascii: " ")),
-            let length = Int(String(decoding: data[start..<space], as: UTF8.self)), length > space - start, start + length <= data.count
+            let length = Int(String(decoding: data[start..<space], as: UTF8.self)), length > space - start, length <= data.count - start
         {
             let record = String(decoding: data[(space + 1)..<(start + length - 1)], as: UTF8.self)
             if let equals = record.firstIndex(of: "=") { records[String(record[..<equals])] = String(record[record.index(after: equals)...]) }

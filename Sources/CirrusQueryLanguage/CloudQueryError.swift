@@ -33,8 +33,9 @@ public struct CloudQueryError: Error, Sendable, Equatable, CustomStringConvertib
     /// ,
     /// ```
     public func report(for source: String) -> String {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        let text = line >= 1 && line <= lines.count ? String(lines[line - 1]) : ""
+        // Lines as the lexer counts them: ended by a `\n` scalar, also inside a `\r\n` (one Character).
+        let lines = source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        let text = line >= 1 && line <= lines.count ? String(String.UnicodeScalarView(lines[line - 1])) : ""
         let caret = String(repeating: " ", count: max(column - 1, 0)) + "^"
         var report = "Parse error at line \(line), column \(column):\n\(text)\n\(caret)\n"
         if expected.isEmpty {

@@ -20,6 +20,14 @@ struct CloudQueryErrorTests {
         #expect(error.report(for: source) == "Parse error at line 1, column 10:\nselect * GameScore limit 10\n         ^\nExpected one of:\nfrom\n,\n")
     }
 
+    @Test("with CRLF line ends the report shows the line the error names (found by fuzzing)")
+    func crlfReport() throws {
+        let source = "select *\r\nfrom C\r\nwhere a = = 1"
+        let error = try #require(throws: CloudQueryError.self) { try CloudQueryLanguage.cql.parse(source) }
+        #expect(error.line == 3)
+        #expect(error.report(for: source).hasPrefix("Parse error at line 3, column 11:\nwhere a = = 1\n          ^\n"))
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         let label: String
         let source: String

@@ -1,0 +1,1 @@
+../../../Sources/CirrusHTTP/Server/ByteRange.swift

@@ -1,0 +1,1 @@
+../../../Sources/CirrusMigration/GzipByteSource.swift

@@ -1,0 +1,1 @@
+../../../Sources/CirrusHTTP/Routing/QueryString.swift
