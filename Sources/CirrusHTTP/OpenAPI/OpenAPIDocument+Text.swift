@@ -9,7 +9,7 @@ extension OpenAPIDocument {
     "title": "Cirrus: the LeanCloud REST API (/1.1)",
     "version": "1.1",
     "summary": "Objects, queries, users, SMS and e-mail flows, roles, files, schemas and exports in LeanCloud's REST dialect.",
-    "description": "Cirrus serves the REST API of LeanCloud's data storage (`/1.1/…`), so the LeanCloud SDKs and any HTTP client work\nagainst it by changing the server URL. This document describes that dialect as Cirrus serves it; the Parse\n(`/parse/…`, `/1/…` with `X-Parse-*` headers) and Bmob (`/1/…` with `X-Bmob-*` headers) dialects take the same\nroutes with their own headers, codes and reply shapes (see the README's dialect table). A running server serves\nthis document at `GET /1.1/openapi.json` (no credentials needed); the repository keeps it as `docs/openapi.json`.\n\n## Credentials\n\nEvery endpoint except the public ones (`/1.1/date`, `/1.1/health`, `/1.1/openapi.json`, the signed upload `PUT`,\nfile downloads and the account pages) needs the app id and a key:\n\n| header | value |\n|---|---|\n| `X-LC-Id` | the app id |\n| `X-LC-Key` | the app key; or `<master key>,master` for master rights (every permission check skipped) |\n| `X-LC-Sign` | instead of `X-LC-Key`: `md5(timestamp + key),timestamp[,master]`, `md5` in lower-case hex, the timestamp in milliseconds, `key` the app key or, with `,master`, the master key |\n| `X-LC-Session` | a user's session token: the request runs as that user, with its roles |\n\nMissing or wrong credentials answer `401 {\"code\":401,\"error\":\"Unauthorized.\"}`. A session token that is unknown,\nrevoked or expired answers `403 {\"code\":403,…}` before the endpoint runs (`GET /1.1/users/me` answers `400\n{\"code\":211}` instead). The legacy `X-AVOSCloud-Application-Id`, `X-AVOSCloud-Application-Key`,\n`X-AVOSCloud-Master-Key`, `X-AVOSCloud-Request-Sign` and `X-AVOSCloud-Session-Token` headers are read too.\nBrowsers that cannot send headers may `POST` a `text/plain` JSON body carrying `_method` (`GET`, `PUT`, `DELETE`),\n`_ApplicationId`, `_ApplicationKey` and `_SessionToken` beside the fields; a master key is never taken from a body.\nCORS preflights (`OPTIONS`) are answered on every path, and every reply carries `Access-Control-Allow-Origin: *`.\n\n## Values\n\nRequest and reply bodies are JSON. Objects hold any JSON value; typed values are objects with a `__type`:\n\n| type | encoding |\n|---|---|\n| Date | `{\"__type\":\"Date\",\"iso\":\"2015-06-21T18:02:52.249Z\"}` (UTC, milliseconds); `createdAt` and `updatedAt` are bare ISO strings |\n| Pointer | `{\"__type\":\"Pointer\",\"className\":\"Post\",\"objectId\":\"…\"}`; an included pointer keeps `__type: \"Pointer\"` and adds the target's fields |\n| File | written as `{\"__type\":\"File\",\"id\":\"<_File objectId>\"}`, read as the whole `_File` row with `__type: \"File\"` and its `url` |\n| GeoPoint | `{\"__type\":\"GeoPoint\",\"latitude\":39.9,\"longitude\":116.4}` (latitude −90…90, longitude −180…180; one GeoPoint field per class) |\n| Relation | `{\"__type\":\"Relation\",\"className\":\"<target class>\"}`, shown on every object of a class with that field |\n| Bytes | `{\"__type\":\"Bytes\",\"base64\":\"…\"}` |\n| ACL | `{\"*\":{\"read\":true},\"<userId>\":{\"read\":true,\"write\":true},\"role:Admins\":{\"write\":true}}` |\n\nWrites may also carry operations (`{\"__op\":\"Increment\",\"amount\":1}`, see `Operation`). Class and field names are\nletters, digits and `_`, starting with a letter (system classes start with `_`: `_User`, `_Role`, `_File`).\nNew objectIds are 24 hexadecimal characters, time-ordered.\n\n## Errors\n\nEvery error is a JSON object `{\"code\": <int>, \"error\": \"<message>\"}` with an HTTP status of 4xx; the code is\nLeanCloud's (the full list per dialect is `Sources/CirrusHTTP/Dialects/ErrorMapping.swift`). A 5xx is a bug in\nCirrus, never an answer to bad input: please report it (docs/SECURITY.md).\n\n## Limits\n\nA query returns at most 1000 objects (`limit`, 100 by default); an object is at most `--max-object-size` bytes of\nJSON (128 KiB by default, code 116); a file at most `--max-file-size` (20 MiB, 413). The other limits and their\nsettings are listed in docs/SECURITY.md and the README's configuration table.",
+    "description": "Cirrus serves the REST API of LeanCloud's data storage (`/1.1/…`), so the LeanCloud SDKs and any HTTP client work\nagainst it by changing the server URL. This document describes that dialect as Cirrus serves it; the Parse\n(`/parse/…`, `/1/…` with `X-Parse-*` headers) and Bmob (`/1/…` with `X-Bmob-*` headers) dialects take the same\nroutes with their own headers, codes and reply shapes (see the README's dialect table). A running server serves\nthis document at `GET /1.1/openapi.json` (no credentials needed); the repository keeps it as `docs/openapi.json`.\n\n## Credentials\n\nEvery endpoint except the public ones (`/1.1/date`, `/1.1/health`, `/1.1/openapi.json`, the signed upload `PUT`,\nfile downloads and the account pages) needs the app id and a key:\n\n| header | value |\n|---|---|\n| `X-LC-Id` | the app id |\n| `X-LC-Key` | the app key; or `<master key>,master` for master rights (every permission check skipped) |\n| `X-LC-Sign` | instead of `X-LC-Key`: `md5(timestamp + key),timestamp[,master]`, `md5` in lower-case hex, the timestamp in milliseconds, `key` the app key or, with `,master`, the master key |\n| `X-LC-Session` | a user's session token: the request runs as that user, with its roles |\n\nMissing or wrong credentials answer `401 {\"code\":401,\"error\":\"Unauthorized.\"}`. A session token that is unknown,\nrevoked or expired answers `403 {\"code\":403,…}` before the endpoint runs (`GET /1.1/users/me` answers `400\n{\"code\":211}` instead). The legacy `X-AVOSCloud-Application-Id`, `X-AVOSCloud-Application-Key`,\n`X-AVOSCloud-Master-Key`, `X-AVOSCloud-Request-Sign` and `X-AVOSCloud-Session-Token` headers are read too.\nBrowsers that cannot send headers may `POST` a `text/plain` JSON body carrying `_method` (`GET`, `PUT`, `DELETE`),\n`_ApplicationId`, `_ApplicationKey` and `_SessionToken` beside the fields; a master key is never taken from a body.\nCORS preflights (`OPTIONS`) are answered on every path, and every reply carries `Access-Control-Allow-Origin: *`.\n\n## Values\n\nRequest and reply bodies are JSON. Objects hold any JSON value; typed values are objects with a `__type`:\n\n| type | encoding |\n|---|---|\n| Date | `{\"__type\":\"Date\",\"iso\":\"2015-06-21T18:02:52.249Z\"}` (UTC, milliseconds); `createdAt` and `updatedAt` are bare ISO strings |\n| Pointer | `{\"__type\":\"Pointer\",\"className\":\"Post\",\"objectId\":\"…\"}`; an included pointer keeps `__type: \"Pointer\"` and adds the target's fields |\n| File | written as `{\"__type\":\"File\",\"id\":\"<_File objectId>\"}`, read as the whole `_File` row with `__type: \"File\"` and its `url` |\n| GeoPoint | `{\"__type\":\"GeoPoint\",\"latitude\":39.9,\"longitude\":116.4}` (latitude −90…90, longitude −180…180; one GeoPoint field per class) |\n| Relation | `{\"__type\":\"Relation\",\"className\":\"<target class>\"}`, shown on every object of a class with that field |\n| Bytes | `{\"__type\":\"Bytes\",\"base64\":\"…\"}` |\n| ACL | `{\"*\":{\"read\":true},\"<userId>\":{\"read\":true,\"write\":true},\"role:Admins\":{\"write\":true}}` |\n\nWrites may also carry operations (`{\"__op\":\"Increment\",\"amount\":1}`, see `Operation`). Class and field names are\nletters, digits and `_`, starting with a letter (system classes start with `_`: `_User`, `_Role`, `_File`).\nNew objectIds are 24 hexadecimal characters, time-ordered.\n\n## Errors\n\nEvery error is a JSON object `{\"code\": <int>, \"error\": \"<message>\"}` with an HTTP status of 4xx; the code is\nLeanCloud's (the full list per dialect is `Sources/CirrusHTTP/Dialects/ErrorMapping.swift`). Any operation may also\nanswer what the transport refuses before it runs: `408` (a request head or body sent too slowly), `413` (a body\nbeyond `--max-body-size`), `414` (a URL beyond `--max-url-size`) and `431` (headers beyond `--max-header-size`), each\nwith its status as code; and `503` with code `124` when a request passes its deadline (`--request-timeout`), or code\n`503` when the server holds all the connections it may. A third-party log-in answers `502` (code 1) when its platform\ncannot be asked. Any other 5xx is a bug in Cirrus, never an answer to bad input: please report it\n(docs/SECURITY.md).\n\n## Limits\n\nA query returns at most 1000 objects (`limit`, 100 by default); an object is at most `--max-object-size` bytes of\nJSON (128 KiB by default, code 116); a file at most `--max-file-size` (20 MiB, 413). The other limits and their\nsettings are listed in docs/SECURITY.md and the README's configuration table.",
     "license": {
       "name": "See the repository"
     }
@@ -888,6 +888,9 @@ extension OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "502": {
+            "$ref": "#/components/responses/ProviderUnavailable"
           }
         },
         "security": [
@@ -1209,6 +1212,9 @@ extension OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "502": {
+            "$ref": "#/components/responses/ProviderUnavailable"
           }
         }
       },
@@ -2656,6 +2662,20 @@ extension OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "description": "The content does not match what `fileTokens` announced (its size, or the MD5 of `_checksum`; code 1): nothing is stored and the upload URL stays usable.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "example": {
+                  "code": 1,
+                  "error": "The uploaded content has 8 bytes; fileTokens announced 1024."
+                }
+              }
+            }
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -2897,7 +2917,7 @@ extension OpenAPIDocument {
           "Files"
         ],
         "summary": "Download a file",
-        "description": "The content of an upload, like a CDN URL: no credentials, its `Content-Type`, a strong `ETag` (`If-None-Match` answers 304), `Cache-Control: public, max-age=31536000, immutable`, and single byte ranges (`Range: bytes=a-b`, `a-`, `-n`: 206, or 416 when unsatisfiable). `HEAD` answers the headers alone. With `--s3-redirect-downloads` it redirects (302) to a presigned URL of the bucket.",
+        "description": "The content of an upload, like a CDN URL: no credentials, its `Content-Type`, a strong `ETag` (`If-None-Match` answers 304), `Cache-Control: public, max-age=31536000, immutable`, and single byte ranges (`Range: bytes=a-b`, `a-`, `-n`: 206, or 416 when unsatisfiable). `HEAD` answers the headers alone. With `--s3-redirect-downloads` it redirects (302) to a presigned URL of the bucket. Every download carries `X-Content-Type-Options: nosniff` and, except PDFs, a sandboxing `Content-Security-Policy` (a page or script uploaded by a user runs in no origin); types a browser would run (HTML, SVG, XML, JavaScript) are sent with `Content-Disposition: attachment` and the file's name. `--file-public-url` puts file URLs on a domain of their own.",
         "operationId": "downloadFile",
         "parameters": [
           {
@@ -2941,6 +2961,29 @@ extension OpenAPIDocument {
                   "format": "binary"
                 }
               }
+            },
+            "headers": {
+              "X-Content-Type-Options": {
+                "description": "Always `nosniff`.",
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "nosniff"
+                  ]
+                }
+              },
+              "Content-Security-Policy": {
+                "description": "`default-src 'none'; style-src 'unsafe-inline'; sandbox`, except for PDFs.",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Content-Disposition": {
+                "description": "`attachment` with the file's name, for types a browser would run.",
+                "schema": {
+                  "type": "string"
+                }
+              }
             }
           },
           "206": {
@@ -2950,6 +2993,29 @@ extension OpenAPIDocument {
                 "schema": {
                   "type": "string",
                   "format": "binary"
+                }
+              }
+            },
+            "headers": {
+              "X-Content-Type-Options": {
+                "description": "Always `nosniff`.",
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "nosniff"
+                  ]
+                }
+              },
+              "Content-Security-Policy": {
+                "description": "`default-src 'none'; style-src 'unsafe-inline'; sandbox`, except for PDFs.",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Content-Disposition": {
+                "description": "`attachment` with the file's name, for types a browser would run.",
+                "schema": {
+                  "type": "string"
                 }
               }
             }
@@ -5628,6 +5694,20 @@ extension OpenAPIDocument {
             "example": {
               "code": 430,
               "error": "Too many uploads; try again later."
+            }
+          }
+        }
+      },
+      "ProviderUnavailable": {
+        "description": "A third-party log-in whose platform (WeChat, QQ, Weibo, Apple) could not be asked to verify its token within `--auth-timeout` (code 1); nothing changed.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": 1,
+              "error": "The weixin token could not be verified: the platform did not answer in time. Try again later."
             }
           }
         }

@@ -1,4 +1,4 @@
-public import CirrusModel
+import CirrusModel
 
 /// Lists of values in statements: short ones bind a parameter per value, long ones (`$in` with thousands of ids)
 /// one JSON array, so that a query stays far within the databases' bounds on parameters.
