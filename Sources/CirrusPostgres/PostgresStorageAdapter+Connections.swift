@@ -11,10 +11,11 @@ import PostgresNIO
 /// and (before a connection is leased) the wait timeout: a dropped query leaves its task behind, not its caller.
 extension PostgresStorageAdapter {
     /// Runs `body` on a connection of `pool` (the primary's by default).
-    /// - Throws: ``StorageError/database(_:)`` when no connection is free within ``connectionWait`` or the
-    ///   connection is lost; what `body` throws.
+    /// - Parameter wait: how long to wait for a connection; ``connectionWait`` by default.
+    /// - Throws: ``noFreeConnection(within:)`` when no connection is free within the wait,
+    ///   ``connectionLost`` when the connection is lost; what `body` throws.
     func withConnection<T: Sendable>(
-        from pool: PostgresClient? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        from pool: PostgresClient? = nil, waiting wait: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let client = pool ?? self.client
         let outcome = FirstOutcome<T>()
@@ -33,16 +34,20 @@ extension PostgresStorageAdapter {
                 outcome.decide(.failure(error))
             }
         }
-        let wait = connectionWait
+        let wait = wait ?? connectionWait
         let timer = PostgresClient.defaultEventLoopGroup.any().scheduleTask(in: TimeAmount(wait)) {
             guard leased.decide(.failure(CancellationError())) else { return }
-            if outcome.decide(.failure(StorageError.database("no database connection became free within \(wait)"))) { task.cancel() }
+            if outcome.decide(.failure(Self.noFreeConnection(within: wait))) { task.cancel() }
         }
         defer { timer.cancel() }
         return try await outcome.value { task.cancel() }
     }
 
     static let connectionLost = StorageError.database("the database connection was lost")
+
+    static func noFreeConnection(within wait: Duration) -> StorageError {
+        StorageError.database("no database connection became free within \(wait)")
+    }
 }
 
 /// The connections work is running on, and what to do when one of them closes. Each connection is watched once,

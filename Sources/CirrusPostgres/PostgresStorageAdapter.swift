@@ -72,20 +72,10 @@ public final class PostgresStorageAdapter: StorageAdapter {
     /// Applies the migrations, once the database has answered.
     /// - Throws: ``StorageError/database(_:)`` when no connection succeeds within the connect deadline.
     public func prepare() async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await self.read { try await self.execute($0, "SELECT 1") }
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: self.connectDeadline)
-                return false
-            }
-            let connected = try await group.next() ?? false
-            group.cancelAll()
-            guard connected else {
-                throw StorageError.database("PostgreSQL at \(self.location) did not accept a connection within \(self.connectDeadline) (is it running, and are the user, password and database right?)")
-            }
+        do {
+            try await withConnection(waiting: connectDeadline) { try await self.execute($0, "SELECT 1") }
+        } catch let error as StorageError where error == Self.noFreeConnection(within: connectDeadline) {
+            throw StorageError.database("PostgreSQL at \(self.location) did not accept a connection within \(self.connectDeadline) (is it running, and are the user, password and database right?)")
         }
         try await migrate()
     }

@@ -111,6 +111,7 @@ public struct CirrusServer: Sendable {
     /// Serves until SIGINT or SIGTERM, then finishes in-flight requests and closes the store, within the shutdown
     /// timeout: what is still running then is cancelled, and a second later the process exits whatever is left.
     public func run() async throws {
+        DispatchTimers.prime()
         var configuration = ServiceGroupConfiguration(
             services: [.init(service: application), .init(service: ShutdownDeadline(timeout: shutdownTimeout, logger: application.logger))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger

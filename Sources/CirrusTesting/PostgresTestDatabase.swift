@@ -8,6 +8,10 @@ public enum PostgresTestDatabase {
     /// The environment variable naming the test server.
     public static let variable = "CIRRUS_TEST_POSTGRES_URL"
 
+    /// How long the tests' stores wait for one of their pool connections: many tests run at once on a loaded machine,
+    /// with 2 connections a schema, so the production default (10 s) would fail work that is only slow.
+    public static let connectionWait: Duration = .seconds(600)
+
     /// The test server's URL.
     /// - Throws: when the variable is not set, with how to get a server.
     public static func url() throws -> String {

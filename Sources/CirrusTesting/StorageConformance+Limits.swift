@@ -108,7 +108,8 @@ extension StorageConformance {
         let started = Date()
         try verifyEqual(try await driver.count("Wide", condition, schema: .none), 0, "a thousand conditions, most on missing fields")
         try verifyEqual(try await driver.count("Wide", .or(parts), schema: .none), 1, "a thousand alternatives")
-        try verify(Date().timeIntervalSince(started) < 10, "a thousand conditions took \(Date().timeIntervalSince(started)) s")
+        // A bound a loaded machine running every suite at once stays within, far below the minutes of the failure.
+        try verify(Date().timeIntervalSince(started) < 60, "a thousand conditions took \(Date().timeIntervalSince(started)) s")
     }
 
     @Sendable static func backtrackingRegex(_ driver: StorageConformanceDriver) async throws {
@@ -120,7 +121,8 @@ extension StorageConformance {
         } catch let error as APIError {
             try verifyEqual(error.reason, .queryTooComplex, "the refusal of (a+)+$")
         }
-        try verify(Date().timeIntervalSince(started) < 2, "(a+)+$ took \(Date().timeIntervalSince(started)) s")
+        // Unbounded, the match runs for ever (2^1000 ways to split the a's); the bound leaves room for a loaded machine.
+        try verify(Date().timeIntervalSince(started) < 60, "(a+)+$ took \(Date().timeIntervalSince(started)) s")
         try verifyEqual(try await driver.findIds("Text", .regex(FieldPath(field: "body"), pattern: "^a+!$", options: "")), ["long"], "a plain pattern")
     }
 }

@@ -54,8 +54,11 @@ public enum TestServer {
             let smsOutbox = OutboxSMSSender()
             configuration.mailSender = mailOutbox
             configuration.smsSender = smsOutbox
-            // Debug builds of the whole suite on a busy machine are slow: the request deadline is for the tests of it.
+            // Debug builds of the whole suite on a busy machine are slow: the request deadline, the statement timeout and
+            // the wait for a pool connection (2 per test schema) are for the tests of them.
             configuration.transport.requestTimeout = TestServer.requestTimeout
+            configuration.resilience.statementTimeout = TestServer.requestTimeout
+            configuration.resilience.databaseWaitTimeout = PostgresTestDatabase.connectionWait
             configure(&configuration)
             let server = try await CirrusServer.build(configuration)
             return try await server.application.test(.router) { client in

@@ -131,6 +131,30 @@ struct FaultTests {
         }
     }
 
+    @Test("the runtime's timers of every clock exist before the first client, so running out of descriptors cannot abort a later timer")
+    func timersPrimed() async throws {
+        try await Sandbox.with { sandbox in
+            let server = try await sandbox.startServer(extra: [])
+            // libdispatch makes a clock's timer descriptor when its first timer is armed, and aborts when it cannot:
+            // a shutdown (or any first sleep of a clock) with every descriptor taken crashed the server.
+            #expect(try Self.timerClocks(of: server.process).isSuperset(of: [0, 1, 7]), "CLOCK_REALTIME, CLOCK_MONOTONIC and CLOCK_BOOTTIME")
+            try await Self.expectStops(server, within: .seconds(10))
+        }
+    }
+
+    /// The clocks (`clockid` of `/proc/<pid>/fdinfo`) of the process's timer descriptors.
+    static func timerClocks(of process: ChildProcess) throws -> Set<Int> {
+        let directory = "/proc/\(process.processIdentifier)/fdinfo"
+        var clocks: Set<Int> = []
+        for descriptor in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            guard let info = try? String(contentsOfFile: directory + "/" + descriptor, encoding: .utf8) else { continue }
+            for line in info.split(separator: "\n") where line.hasPrefix("clockid:") {
+                if let clock = Int(line.dropFirst("clockid:".count).trimmingCharacters(in: .whitespaces)) { clocks.insert(clock) }
+            }
+        }
+        return clocks
+    }
+
     enum Store: String, CaseIterable, Sendable {
         case sqlite, postgres
     }

@@ -10,7 +10,7 @@ struct PostgresAccountMigrationTests {
         try await PostgresTestDatabase.withSchema(poolSize: 2) { url in
             do {
                 try await AccountMigrationScenario.run(
-                    open: { try PostgresStorageAdapter(url: url) },
+                    open: { try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait) },
                     execute: { store, sql in try await (store as? PostgresStorageAdapter)?.execute(rawSQL: sql) }
                 )
             } catch let failure as ConformanceFailure {

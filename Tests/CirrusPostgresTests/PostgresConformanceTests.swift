@@ -9,7 +9,7 @@ struct PostgresConformanceTests {
     /// Each check runs in a new schema of the test server, dropped afterwards.
     static let conformance = StorageConformance {
         let (url, schema) = try await PostgresTestDatabase.createSchema(poolSize: 4)
-        return StorageConformance.Subject(store: try PostgresStorageAdapter(url: url)) { try await PostgresTestDatabase.dropSchema(schema) }
+        return StorageConformance.Subject(store: try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait)) { try await PostgresTestDatabase.dropSchema(schema) }
     }
 
     @Test("the PostgreSQL store behaves as the conformance check requires", arguments: StorageConformance.checks)
@@ -30,7 +30,7 @@ struct PostgresUnsupportedValueTests {
     @Test("a string with a NUL character is refused as an unsupported value, and the object is not stored")
     func nulCharacter() async throws {
         try await PostgresTestDatabase.withSchema(poolSize: 2) { url in
-            let store = try PostgresStorageAdapter(url: url)
+            let store = try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait)
             try await store.prepare()
             let object = StoredObject(
                 className: "Note", objectId: "aaaaaaaaaaaaaaaaaaaaaaaa", createdAt: .now(), updatedAt: .now(), acl: nil, fields: ["text": "a\u{0}b"]

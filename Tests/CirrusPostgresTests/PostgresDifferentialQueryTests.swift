@@ -8,7 +8,7 @@ import Testing
 struct PostgresDifferentialQueryTests {
     static let check = DifferentialQueryCheck {
         let (url, schema) = try await PostgresTestDatabase.createSchema(poolSize: 4)
-        return StorageConformance.Subject(store: try PostgresStorageAdapter(url: url)) { try await PostgresTestDatabase.dropSchema(schema) }
+        return StorageConformance.Subject(store: try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait)) { try await PostgresTestDatabase.dropSchema(schema) }
     }
 
     @Test("generated conditions select the same objects in SQL and in memory", arguments: [UInt64(1), 2, 3])

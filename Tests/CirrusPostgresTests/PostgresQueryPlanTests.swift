@@ -15,7 +15,7 @@ struct PostgresQueryPlanTests {
     @Test("string membership in an Array field reads the field's GIN index once `cirrus index` made it, and finds the same objects")
     func arrayMembership() async throws {
         try await PostgresTestDatabase.withSchema(poolSize: 2) { url in
-            let store = try PostgresStorageAdapter(url: url)
+            let store = try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait)
             do {
                 try await store.prepare()
                 var commands: [WriteCommand] = []
@@ -57,7 +57,7 @@ struct PostgresQueryPlanTests {
     @Test("a range on an indexed Number field ordered by it reads the index in order (no sort of the matches), in both directions")
     func rangeInIndexOrder() async throws {
         try await PostgresTestDatabase.withSchema(poolSize: 2) { url in
-            let store = try PostgresStorageAdapter(url: url)
+            let store = try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait)
             do {
                 try await store.prepare()
                 var commands: [WriteCommand] = []

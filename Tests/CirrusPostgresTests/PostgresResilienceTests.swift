@@ -27,7 +27,7 @@ struct PostgresResilienceTests {
     @Test("work on a connection that is terminated fails at once, and the next work gets a new connection", .timeLimit(.minutes(1)))
     func lostConnection() async throws {
         try await PostgresTestDatabase.withSchema { url in
-            let store = try PostgresStorageAdapter(url: url)
+            let store = try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait)
             try await store.prepare()
             let start = ContinuousClock.now
             await #expect(throws: PostgresStorageAdapter.connectionLost) {
