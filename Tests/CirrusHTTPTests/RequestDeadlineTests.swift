@@ -15,7 +15,7 @@ struct RequestDeadlineTests {
 
     @Test("work that finishes in time gives its result")
     func inTime() async {
-        #expect(await RequestDeadline.run(.seconds(30)) { 42 } == 42)
+        #expect(await RequestDeadline.run(.seconds(600)) { 42 } == 42)
     }
 
     @Test("work stuck where cancellation does not reach is answered at the deadline and left behind")
@@ -25,7 +25,8 @@ struct RequestDeadlineTests {
             await withCheckedContinuation { (_: CheckedContinuation<Int, Never>) in }
         }
         #expect(result == nil)
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // Without the deadline it never returns; the bound leaves room for a machine running every suite at once.
+        #expect(ContinuousClock.now - start < .seconds(60))
     }
 
     @Test("work past its deadline is cancelled")

@@ -5,7 +5,7 @@ import CirrusTesting
 /// A client for `server` on 127.0.0.1 that trusts the test certificate and gives up after five seconds.
 func makeClient(
     _ server: SMTPTestServer, security: SMTPConfiguration.Security = .none, username: String? = nil,
-    password: String = "", timeout: Double = 5, trustsTestCertificate: Bool = true
+    password: String = "", timeout: Double = 60, trustsTestCertificate: Bool = true
 ) -> SMTPClient {
     let tls = SMTPTLSOptions(trustedCertificatesPEM: trustsTestCertificate ? [TestCertificate.certificatePEM] : [])
     let credentials = username.map { SMTPConfiguration.Credentials(username: $0, password: password) }

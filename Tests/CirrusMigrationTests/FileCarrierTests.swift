@@ -31,7 +31,7 @@ struct CarrierFixture {
     func carrier(directory: Bool = true, download: Bool = false, client: HTTPClient? = nil, maximumSize: Int = 1024) throws -> FileCarrier {
         try FileCarrier(
             storage: storage, directory: directory ? sources : nil, download: download, journal: journal, httpClient: client,
-            maximumSize: maximumSize, timeout: .seconds(2)
+            maximumSize: maximumSize, timeout: .seconds(10)
         )
     }
 
