@@ -1,51 +1,74 @@
 #!/usr/bin/env bash
-# What a build costs on the get-by-id path, in instructions per request, next to another build: each server runs under
-# valgrind's callgrind (instruction counts do not depend on how busy the machine is) on a fresh SQLite store seeded with
-# 200 objects; after 200 warm-up gets the counters are zeroed, REQUESTS gets are sent one after the other on one
-# keep-alive connection (bench/gets.py), and the counters read. Both builds get the same requests.
+# What a build costs on the get-by-id path, in server CPU time per request, next to another build. Both servers run
+# at once on fresh SQLite stores seeded with 200 objects; after 500 warm-up gets, ROUNDS rounds alternate between
+# them, each sending REQUESTS gets one after the other on one keep-alive connection (bench/gets.py) and reading the
+# server's own CPU time (user + system, /proc/PID/stat) before and after. CPU time, not wall time: what the server
+# spends per request does not depend on how long it waited for a core on a busy machine. The median round counts.
+# (valgrind 3.19's callgrind, which would count instructions, cannot read these Swift binaries' DWARF 5.)
 #
 #   BASELINE=path/to/other/cirrus bench/cost.sh        # this tree's release build against BASELINE
 #
-# Settings (environment): BASELINE (required), CANDIDATE (default: a release build of this tree), REQUESTS (2000).
+# Settings (environment): BASELINE (required), CANDIDATE (default: a release build of this tree), REQUESTS (3000),
+# ROUNDS (7).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-requests=${REQUESTS:-2000}
+requests=${REQUESTS:-3000}
+rounds=${ROUNDS:-7}
 [ -n "${BASELINE:-}" ] || { echo "BASELINE=path/to/cirrus is required" >&2; exit 2; }
-command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
 if [ -n "${CANDIDATE:-}" ]; then binary=$CANDIDATE; else build_release; fi
 
-# instructions LABEL BINARY: prints the instructions per get of BINARY.
-instructions() {
-  local label=$1 program=$2 port pid
+pids=()
+stop_all() { for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done; wait || true; }
+trap 'stop_all; cleanup' EXIT
+
+# start LABEL BINARY: starts a server, seeds it and sets ${LABEL}_url and ${LABEL}_pid.
+start() {
+  local label=$1 program=$2 port
   port=$(free_port)
+  "$program" serve --host 127.0.0.1 --port "$port" --data-dir "$work/$label-data" --app-id "$app_id" \
+    --app-key "$app_key" --master-key "$master_key" --log-level warning >"$work/$label.log" 2>&1 &
+  local pid=$!
+  pids+=("$pid")
   local address="http://127.0.0.1:$port"
-  valgrind --tool=callgrind --callgrind-out-file="$work/$label.out" "$program" serve --host 127.0.0.1 --port "$port" \
-    --data-dir "$work/$label-data" --app-id "$app_id" --app-key "$app_key" --master-key "$master_key" --log-level warning \
-    >"$work/$label.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 600); do
-    python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1] + '/1.1/date', timeout=5)" "$address" 2>/dev/null && break
+  for _ in $(seq 1 200); do
+    python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1] + '/1.1/date', timeout=1)" "$address" 2>/dev/null && break
     kill -0 "$pid" 2>/dev/null || { cat "$work/$label.log" >&2; exit 1; }
-    sleep 0.5
+    sleep 0.1
   done
   python3 bench/seed.py "$address" "$app_id" "$app_key" 200 "$work/$label-ids.txt" >/dev/null
-  python3 bench/gets.py "$address" "$app_id" "$app_key" "$work/$label-ids.txt" 200
-  callgrind_control -z "$pid" >/dev/null
-  python3 bench/gets.py "$address" "$app_id" "$app_key" "$work/$label-ids.txt" "$requests"
-  callgrind_control -d "$pid" >/dev/null
-  kill -TERM "$pid"
-  wait "$pid" || true
-  # The dump after zeroing is the last file; its "totals" (or "summary") line holds the instructions.
-  local dump
-  dump=$(ls -t "$work/$label.out"* | grep -v '\.out$' | head -1)
-  awk -v n="$requests" '/^(totals|summary):/ { printf "%.0f\n", $2 / n; exit }' "$dump"
+  python3 bench/gets.py "$address" "$app_id" "$app_key" "$work/$label-ids.txt" 500
+  printf -v "${label}_url" '%s' "$address"
+  printf -v "${label}_pid" '%s' "$pid"
 }
 
-echo "== instructions per get by id ($requests gets, one keep-alive connection, callgrind)"
-baseline=$(instructions baseline "$BASELINE")
-candidate=$(instructions candidate "$binary")
-echo "baseline  ($BASELINE): $baseline"
-echo "candidate ($binary): $candidate"
-python3 -c "import sys; b, c = int(sys.argv[1]), int(sys.argv[2]); print(f'difference: {c - b:+d} instructions per request ({(c - b) / b * 100:+.1f} %)')" "$baseline" "$candidate"
+# cpu PID: the process's CPU time so far, in clock ticks.
+cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# round LABEL: microseconds of server CPU per get over one round.
+round() {
+  local label=$1 url_var="${1}_url" pid_var="${1}_pid" before after
+  before=$(cpu "${!pid_var}")
+  python3 bench/gets.py "${!url_var}" "$app_id" "$app_key" "$work/$label-ids.txt" "$requests"
+  after=$(cpu "${!pid_var}")
+  python3 -c "import os, sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / os.sysconf('SC_CLK_TCK') * 1e6 / int(sys.argv[3]), 1))" "$before" "$after" "$requests"
+}
+
+start baseline "$BASELINE"
+start candidate "$binary"
+echo "== server CPU per get by id ($rounds rounds of $requests gets each, alternating, one keep-alive connection)"
+base_results=(); cand_results=()
+for i in $(seq 1 "$rounds"); do
+  base_results+=("$(round baseline)")
+  cand_results+=("$(round candidate)")
+  echo "round $i: baseline ${base_results[-1]} µs, candidate ${cand_results[-1]} µs"
+done
+python3 - "$BASELINE" "$binary" "${base_results[*]}" "${cand_results[*]}" <<'PY'
+import statistics, sys
+base = statistics.median(map(float, sys.argv[3].split()))
+cand = statistics.median(map(float, sys.argv[4].split()))
+print(f"baseline  ({sys.argv[1]}): {base:.1f} µs of server CPU per get (median)")
+print(f"candidate ({sys.argv[2]}): {cand:.1f} µs of server CPU per get (median)")
+print(f"difference: {cand - base:+.1f} µs per get ({(cand - base) / base * 100:+.1f} %)")
+PY

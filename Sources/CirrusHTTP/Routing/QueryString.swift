@@ -11,15 +11,6 @@ enum QueryString {
         case literalInWhere
     }
 
-    /// The `User-Agent` of the LeanCloud Python SDK (`AVOS Cloud python-<version> SDK (<Python version>)`).
-    static let pythonSDKAgent = "AVOS Cloud python-"
-
-    /// How `+` is read in the query of a request: form-style, except in the `where` of an update the LeanCloud
-    /// Python SDK sends (identified by its `User-Agent`).
-    static func plus(method: String, userAgent: String?, dialect: Dialect) -> Plus {
-        dialect == .leancloud && method == "PUT" && userAgent?.hasPrefix(pythonSDKAgent) == true ? .literalInWhere : .space
-    }
-
     /// The parameters of `query` (the text after `?`); the last value of a repeated name wins.
     static func parse(_ query: String, plus: Plus = .space) -> [String: String] {
         var parameters: [String: String] = [:]
