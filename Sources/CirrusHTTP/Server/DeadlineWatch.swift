@@ -47,6 +47,9 @@ final class DeadlineWatch: @unchecked Sendable {
         lock.withLock { _ = entries.removeValue(forKey: id) }
     }
 
+    /// Whether the sweeping timer runs.
+    var isSweeping: Bool { lock.withLock { sweeper != nil } }
+
     private func sweep() {
         let now = NIODeadline.now()
         let expired = lock.withLock { () -> [@Sendable () -> Void] in
