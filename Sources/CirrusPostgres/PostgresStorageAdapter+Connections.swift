@@ -35,11 +35,11 @@ extension PostgresStorageAdapter {
             }
         }
         let wait = wait ?? connectionWait
-        let timer = PostgresClient.defaultEventLoopGroup.any().scheduleTask(in: TimeAmount(wait)) {
+        let entry = deadlines.add(wait) {
             guard leased.decide(.failure(CancellationError())) else { return }
             if outcome.decide(.failure(Self.noFreeConnection(within: wait))) { task.cancel() }
         }
-        defer { timer.cancel() }
+        defer { deadlines.remove(entry) }
         return try await outcome.value { task.cancel() }
     }
 
