@@ -23,12 +23,15 @@ extension PostgresStorageAdapter {
     }
 
     /// The client's error for a failure its request caused: a pattern PostgreSQL's regular expressions refuse (or
-    /// find too complex), a statement too deep for its parser, arithmetic beyond the largest double; `nil` otherwise.
+    /// find too complex), a statement too deep for its parser, arithmetic beyond the largest double, a statement
+    /// past the statement timeout; `nil` otherwise.
     static func refusal(_ error: PSQLError) -> APIError? {
         switch error.serverInfo?[.sqlState] {
         case "2201B": APIError(.invalidQuery, "Invalid regular expression: \(error.serverInfo?[.message] ?? "").")
         case "54001": APIError(.queryTooComplex, "Query too complex: the statement is too deep for the database.")
         case "22003": .numberOutOfRange
+        // query_canceled: by the statement timeout (or an operator's pg_cancel_backend).
+        case "57014": .statementTimeout
         default: nil
         }
     }

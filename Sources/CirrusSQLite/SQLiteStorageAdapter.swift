@@ -32,6 +32,7 @@ public final class SQLiteStorageAdapter: StorageAdapter {
             db.add(function: regexpFunction)
             db.add(function: SQLiteStorageAdapter.refuseFunction)
             db.add(function: SQLiteStorageAdapter.distanceFunction)
+            db.add(function: SQLiteStorageAdapter.realTextFunction)
             db.add(function: SQLiteStorageAdapter.polygonFunction)
         }
         pool = try DatabasePool(path: path, configuration: configuration)
@@ -56,6 +57,11 @@ public final class SQLiteStorageAdapter: StorageAdapter {
     static let refuseFunction = DatabaseFunction(SQLiteRefusal.function, argumentCount: 2, pure: false) { values in
         let reason = String.fromDatabaseValue(values[0]).flatMap(APIError.Reason.init(rawValue:)) ?? .invalidParameter
         throw DatabaseError(message: SQLiteRefusal.message(for: APIError(reason, String.fromDatabaseValue(values[1]) ?? "")))
+    }
+
+    /// `cirrus_real(n)`: a real as the JSON number text that reads back as it (``SQLiteDialect/realText(_:)``).
+    static let realTextFunction = DatabaseFunction(SQLiteDialect.realTextFunction, argumentCount: 1, pure: true) { values in
+        Double.fromDatabaseValue(values[0]).map(SQLiteDialect.realText)
     }
 
     /// `cirrus_distance(lat1, lon1, lat2, lon2)`: the great-circle distance in radians between two points in
@@ -162,6 +168,7 @@ public final class SQLiteStorageAdapter: StorageAdapter {
             return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
         } catch let error as DatabaseError {
             if let refusal = SQLiteRefusal.apiError(fromMessage: error.message) { throw refusal }
+            if error.resultCode == .SQLITE_INTERRUPT { throw APIError.statementTimeout }
             throw error
         }
     }

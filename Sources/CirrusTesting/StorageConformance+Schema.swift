@@ -9,6 +9,7 @@ extension StorageConformance {
             StorageCheck("an insert with a type that conflicts with the recorded one fails with typeConflict and stores nothing", insertTypeConflict),
             StorageCheck("an update with a conflicting type fails with typeConflict even when the service's schema is stale", updateTypeConflict),
             StorageCheck("classes whose names differ only in case are kept apart", classesDifferingInCase),
+            StorageCheck("classes with long names that share their first 63 characters are kept apart", classesSharingLongPrefix),
             StorageCheck("deleting an object removes its relation rows", deleteRemovesRelations),
         ]
     }
@@ -67,6 +68,18 @@ extension StorageConformance {
         try verifyEqual(try await driver.fields("Typed", "t5"), ["score": 1], "the object after refused updates")
         try verifyEqual(try await driver.store.loadSchema(of: "Typed")?.fields, ["score": .number], "the schema after refused updates")
         try verifySuccess(try await driver.update("Typed", "t5", ["score": 2.5], schema: .none), "setting a double in a Number field")
+    }
+
+    static func classesSharingLongPrefix(_ driver: StorageConformanceDriver) async throws {
+        // PostgreSQL cuts identifiers at 63 bytes: these would have named one table, and one's objects the other's.
+        let prefix = String(repeating: "Shared", count: 20)
+        try await driver.insert(prefix + "One", ["secret": "one's"], id: "l1")
+        try await driver.insert(prefix + "Two", ["open": 2], id: "l2")
+        try verifyEqual(try await driver.findIds(prefix + "One"), ["l1"], "objects of the first class")
+        try verifyEqual(try await driver.findIds(prefix + "Two"), ["l2"], "objects of the second class")
+        try verifyEqual(try await driver.store.loadSchema(of: prefix + "Two")?.fields, ["open": .number], "the schema of the second class")
+        try await driver.updated(prefix + "Two", "l2", ["open": ["__op": "Increment"]])
+        try verifyEqual(try await driver.fields(prefix + "One", "l1"), ["secret": "one's"], "the first class's object after the second's update")
     }
 
     static func classesDifferingInCase(_ driver: StorageConformanceDriver) async throws {

@@ -72,6 +72,12 @@ extension StorageConformance {
             (nil, ["__op": "Decrement", "amount": 4]),
             (.null, ["__op": "Increment", "amount": 3]),
             (9_007_199_254_740_993, ["__op": "Increment", "amount": 2]),
+            // Doubles that need 17 digits at large exponents, where SQLite's printf rounds the last one wrong.
+            (nil, ["__op": "Increment", "amount": 1.7976931348623157e308]),
+            (nil, ["__op": "Increment", "amount": 1.2345678901234567e300]),
+            (1.7976931348623157e308, ["__op": "Increment", "amount": 1]),
+            (-1.7976931348623157e308, ["__op": "Decrement", "amount": 1]),
+            (5e-324, ["__op": "Increment", "amount": 5e-324]),
         ]
         for (initial, operation) in cases {
             let expected = try oracle(initial, operation)

@@ -1,3 +1,5 @@
+import CirrusModel
+import CirrusSQL
 import CirrusTesting
 import Foundation
 import GRDB
@@ -20,6 +22,10 @@ struct SQLiteStatementTimeoutTests {
             try await store.pool.read { db in try Int.fetchOne(db, sql: Self.endless) }
         }
         #expect(ContinuousClock.now - start < .seconds(10))
+        // Through the store's statements it is the client's error, as when the request's deadline passes.
+        await #expect(throws: APIError.statementTimeout) { () async throws -> Void in
+            _ = try await store.pool.read { db in try store.rows(db, SQLFragment(stringLiteral: Self.endless)).count }
+        }
         // A short statement right after it runs: the clock starts again with each statement.
         #expect(try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
         try await store.close()

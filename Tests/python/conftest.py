@@ -380,3 +380,26 @@ def lc_accounts(leancloud, accounts_server, monkeypatch):
     leancloud.User.set_current(None)
     strays = [r.request.url for r in Accounts.wire if not r.request.url.startswith(accounts_server.url + "/")]
     assert not strays, "requests went elsewhere than the accounts server: %s" % strays
+
+
+# --- Browser: headless Chromium driving the LeanCloud JavaScript SDK (Tests/python/browser). ---
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session, with the page server (another loopback origin than the server) that
+    serves the vendored SDK. Fails, with what to install, when Chromium, chromedriver or selenium is missing."""
+    from browser.harness import require_browser
+
+    chromium = require_browser()
+    yield chromium
+    chromium.quit()
+
+
+@pytest.fixture
+def js_sdk(browser, cirrus):
+    """A freshly loaded SDK page, `AV.init` with the app key against the session server and no current user:
+    `js_sdk.run("<async function body using AV and args>", **args)` returns its result or raises JSError."""
+    page = browser.open_sdk(cirrus.url, APP_ID, APP_KEY)
+    yield page
+    browser.driver.execute_script("try { window.localStorage.clear(); } catch (e) {}")

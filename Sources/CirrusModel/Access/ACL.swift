@@ -16,6 +16,19 @@ public struct ACL: Sendable, Hashable {
 
     public var entries: [String: Rights]
 
+    /// A right an entry grants.
+    public enum Right: String, Sendable {
+        case read, write
+    }
+
+    /// Whether an ACL as stored (`nil`: none, so everyone's) grants `right` to one of `principals` (`*`, a user id,
+    /// `role:<name>`): the rule the SQL predicate of every read and write applies, for an object in memory.
+    public static func grants(_ right: Right, in stored: JSON?, to principals: [String]) -> Bool {
+        guard let stored else { return true }
+        guard case .object(let entries) = stored else { return false }
+        return principals.contains { entries[$0]?.objectValue?[right.rawValue]?.boolValue == true }
+    }
+
     public init(entries: [String: Rights] = [:]) {
         self.entries = entries
     }

@@ -127,6 +127,10 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A statement the database cancelled at the statement timeout (`--statement-timeout`): the request's work did
+    /// not finish in time, as when its deadline passes.
+    public static let statementTimeout = APIError(.timeout, "The database did not finish the request's statement within the statement timeout.")
+
     public var description: String { "\(reason): \(message)" }
 }
 

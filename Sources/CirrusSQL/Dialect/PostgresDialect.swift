@@ -153,9 +153,11 @@ public struct PostgresDialect: SQLDialect {
         let value = json(target)
         let candidates: SQLFragment = "CASE WHEN jsonb_typeof(\(value)) = 'array' THEN \(value) WHEN \(value) IS NOT NULL THEN jsonb_build_array(\(value)) END"
         let list = SQLFragment.bind(.text(JSONWriter.string(.array(operands.map(Self.json)))))
-        return "((SELECT COUNT(DISTINCT \(raw: alias).value) FROM jsonb_array_elements(\(candidates)) AS \(raw: alias)(value) "
+        // INTERSECT hashes both sides: an `IN (SELECT …)` here ran as a nested loop over the list for every element
+        // (10 000 values against 10 000 elements took half a minute).
+        return "((SELECT COUNT(*) FROM (SELECT \(raw: alias).value FROM jsonb_array_elements(\(candidates)) AS \(raw: alias)(value) "
             + "WHERE jsonb_typeof(\(raw: alias).value) = \(raw: literal(kind == .string ? "string" : "number")) "
-            + "AND \(raw: alias).value IN (SELECT jsonb_array_elements(\(list)::jsonb))) = \(bind: .int(Int64(operands.count))))"
+            + "INTERSECT SELECT jsonb_array_elements(\(list)::jsonb)) AS \(raw: alias)_common) = \(bind: .int(Int64(operands.count))))"
     }
 
     /// Iterates the array with itself appended, or a one-element array of any other present value.

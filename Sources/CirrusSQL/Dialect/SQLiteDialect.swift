@@ -275,14 +275,24 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     /// A SQL number as a JSON value that reads back as the same number. `json_set` writes a real with
-    /// 15 significant digits (0.1 + 0.2 would become 0.3), so reals are written with the fewest of 15,
-    /// 16 or 17 digits that give the same double; integers are kept as they are. A real beyond the largest double
-    /// (SQLite's arithmetic overflows to infinity, which JSON cannot write) fails the statement with
-    /// ``APIError/Reason/numberOutOfRange``, as PostgreSQL's `float8` arithmetic does.
+    /// 15 significant digits (0.1 + 0.2 would become 0.3), and SQLite's `printf` does not round 17 digits right at
+    /// large exponents (`1.7976931348623157e308` printed as `…156e+308`), so reals are written by
+    /// ``realTextFunction``; integers are kept as they are. A real beyond the largest double (SQLite's arithmetic
+    /// overflows to infinity, which JSON cannot write) fails the statement with ``APIError/Reason/numberOutOfRange``,
+    /// as PostgreSQL's `float8` arithmetic does.
     private func exactNumber(_ number: SQLFragment) -> SQLFragment {
-        let digits = (15...16).map { "WHEN CAST(printf('%!.\($0)g', n) AS REAL) = n THEN printf('%!.\($0)g', n)" }
-        return "json((SELECT CASE WHEN typeof(n) <> 'real' THEN n WHEN abs(n) > 1.7976931348623157e308 THEN \(SQLiteRefusal.call(.numberOutOfRange, in: self)) "
-            + "\(raw: digits.joined(separator: " ")) ELSE printf('%!.17g', n) END FROM (SELECT \(number) AS n)))"
+        "json((SELECT CASE WHEN typeof(n) <> 'real' THEN n WHEN abs(n) > 1.7976931348623157e308 THEN \(SQLiteRefusal.call(.numberOutOfRange, in: self)) "
+            + "ELSE \(raw: Self.realTextFunction)(n) END FROM (SELECT \(number) AS n)))"
+    }
+
+    /// `cirrus_real(n)`: a finite real as JSON number text with the fewest digits that read back as the same
+    /// double (``realText(_:)``); the SQLite adapter registers it.
+    public static let realTextFunction = "cirrus_real"
+
+    /// The text ``realTextFunction`` returns: Swift's shortest round-trip form, which always has a point or an
+    /// exponent (`3.0`, `1e+16`, `5e-324`), so it stays a real when SQLite reads it back.
+    public static func realText(_ number: Double) -> String {
+        number.description
     }
 
     /// The bit operation on the current value truncated toward zero; 0 when it is missing, not a number,

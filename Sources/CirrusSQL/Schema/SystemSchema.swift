@@ -293,19 +293,20 @@ public enum SystemSchema {
             "CREATE TABLE IF NOT EXISTS \(quoted) (\"id\" TEXT PRIMARY KEY, \"created_at\" \(dialect.integerColumnType) NOT NULL, "
                 + "\"updated_at\" \(dialect.integerColumnType) NOT NULL, \"acl\" \(dialect.documentColumnType), "
                 + "\"data\" \(dialect.documentColumnType) NOT NULL)",
-            "CREATE INDEX IF NOT EXISTS \(dialect.quote(table + "_created_at")) ON \(quoted) (\"created_at\")",
-            "CREATE INDEX IF NOT EXISTS \(dialect.quote(table + "_updated_at")) ON \(quoted) (\"updated_at\")",
+            "CREATE INDEX IF NOT EXISTS \(dialect.quote(SQLIdentifier.fitting(table + "_created_at"))) ON \(quoted) (\"created_at\")",
+            "CREATE INDEX IF NOT EXISTS \(dialect.quote(SQLIdentifier.fitting(table + "_updated_at"))) ON \(quoted) (\"updated_at\")",
         ] + unique + (className == "_User" ? [lowerEmailIndex(dialect, userTable: table)] : [])
     }
 
     /// The table name for a class: `o_` and the lower-cased name, suffixed when that name is taken
-    /// by a class whose name differs only in case (SQLite table names ignore case).
+    /// by a class whose name differs only in case (SQLite table names ignore case), and shortened with a hash of
+    /// the whole when longer than PostgreSQL keeps (``SQLIdentifier``).
     public static func tableName(for className: String, taken: Set<String>) -> String {
         let base = "o_" + className.lowercased()
-        var candidate = base
+        var candidate = SQLIdentifier.fitting(base)
         var suffix = 2
         while taken.contains(candidate) {
-            candidate = base + "_\(suffix)"
+            candidate = SQLIdentifier.fitting(base + "_\(suffix)")
             suffix += 1
         }
         return candidate

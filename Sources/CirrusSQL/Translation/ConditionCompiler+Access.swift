@@ -11,20 +11,20 @@ extension ConditionCompiler {
     /// NULL ACL, or one granting `read: true` to a reader. `nil` readers (the master key) need no predicate.
     /// Principals holding a quote or backslash cannot be ACL keys written by the services and are ignored.
     public func readable(by readers: [String]?) -> SQLFragment? {
-        granted("read", to: readers)
+        granted(.read, to: readers)
     }
 
     /// True for the objects that one of `writers` may write: a NULL ACL, or one granting `write: true` to a writer.
     /// `nil` writers (the master key) need no predicate.
     public func writable(by writers: [String]?) -> SQLFragment? {
-        granted("write", to: writers)
+        granted(.write, to: writers)
     }
 
-    private func granted(_ right: String, to principals: [String]?) -> SQLFragment? {
+    private func granted(_ right: ACL.Right, to principals: [String]?) -> SQLFragment? {
         guard let principals else { return nil }
         let grants = principals.filter { !$0.isEmpty && !$0.contains("\"") && !$0.contains("\\") }.map { principal -> SQLFragment in
             let entry = dialect.target(column: Self.aclColumn, path: FieldPath([principal]))
-            return dialect.hasKind(dialect.member(right, of: entry), .trueValue)
+            return dialect.hasKind(dialect.member(right.rawValue, of: entry), .trueValue)
         }
         return (["\(raw: dialect.quote(Self.aclColumn)) IS NULL"] + grants).combined("OR")
     }

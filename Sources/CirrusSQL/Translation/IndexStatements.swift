@@ -68,7 +68,7 @@ public struct IndexStatements: Sendable {
     /// shortened (class names are ASCII) so the hash and a suffix survive.
     private func indexName(_ path: FieldPath) -> String {
         let fragment = Self.nameFragment(path)
-        return table.prefix(63 - fragment.count - 3) + "_" + fragment
+        return table.prefix(SQLIdentifier.maximumLength - fragment.count - 3) + "_" + fragment
     }
 
     /// A name part unique per path: up to 24 of its letters, digits and underscores, then a hash of the
@@ -77,11 +77,6 @@ public struct IndexStatements: Sendable {
         let joined = path.segments.joined(separator: "_")
         let readable = String(joined.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
             .prefix(24).map(Character.init))
-        var hash: UInt32 = 2_166_136_261
-        for byte in path.description.utf8 {
-            hash = (hash ^ UInt32(byte)) &* 16_777_619
-        }
-        let hex = String(hash, radix: 16)
-        return "i_" + readable + "_" + String(repeating: "0", count: 8 - hex.count) + hex
+        return "i_" + readable + "_" + SQLIdentifier.hex(path.description)
     }
 }

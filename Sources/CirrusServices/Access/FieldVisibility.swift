@@ -4,7 +4,8 @@ public import CirrusStorage
 /// Which fields a caller may read: the one field-level gate of every path that returns or compares data.
 ///
 /// - Every object a service returns, included objects, write replies (`fetchWhenSave`) and batch replies too, goes
-///   through ``redact(_:schema:for:)``: clients never see a class's hidden fields, and the personal fields of a
+///   through ``redact(_:schema:for:)`` (write replies through ``redactWritten(_:schema:for:)``, which also applies
+///   the ACL's read right): clients never see a class's hidden fields, and the personal fields of a
 ///   `_User` (`email`, `mobilePhoneNumber`, `authData`; see ``ClassSchema/privateFields(of:schema:)``) are shown to
 ///   that user and to the master key only.
 /// - Every field a client names to compare, sort, group, aggregate or select on — in a query's `where` and its
@@ -31,6 +32,18 @@ public struct FieldVisibility: Sendable {
         if !caller.isUser(object.objectId) {
             for field in ClassSchema.privateFields(of: object.className, schema: schema) { object.fields.removeValue(forKey: field) }
         }
+    }
+
+    /// ``redact(_:schema:for:)`` for the object a write returns (`fetchWhenSave`, `new`, batch items): a caller who
+    /// may write an object but not read it (its ACL grants `write` only) learns nothing of it but its id and
+    /// times, as no read would show it more.
+    public func redactWritten(_ object: inout StoredObject, schema: ClassSchema?, for caller: Caller) {
+        if let readers = caller.readers, !ACL.grants(.read, in: object.acl, to: readers) {
+            object.fields = [:]
+            object.acl = nil
+            return
+        }
+        redact(&object, schema: schema, for: caller)
     }
 
     /// Refuses fields that `caller` may not compare, sort, group or select on.

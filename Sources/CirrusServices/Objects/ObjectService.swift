@@ -65,7 +65,7 @@ public struct ObjectService: Sendable {
     /// `object` with only the fields `caller` may read (the reply of a write).
     func visible(_ object: StoredObject, to caller: Caller) async throws -> StoredObject {
         var object = object
-        visibility.redact(&object, schema: try await schemas.schema(of: object.className), for: caller)
+        visibility.redactWritten(&object, schema: try await schemas.schema(of: object.className), for: caller)
         return object
     }
 

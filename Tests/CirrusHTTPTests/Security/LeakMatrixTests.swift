@@ -106,6 +106,45 @@ struct LeakMatrixTests {
         }
     }
 
+    /// The writes whose reply shows the object written.
+    enum WriteReply: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case fetchWhenSave, new, batch, transaction
+        var testDescription: String { rawValue }
+    }
+
+    static let writeOnlyCases = Endpoint.matrix(WriteReply.self)
+
+    @Test("a caller who may write an object but not read it gets none of its values back from a write", arguments: writeOnlyCases)
+    func writeOnlyObjects(_ endpoint: Endpoint, _ write: WriteReply) async throws {
+        try await TestServer.with { client in
+            let users = try await PermissionFixture.make(client, endpoint)
+            let secret = "W0-only-secret"
+            let id = try await client.create(endpoint, "Drop", [
+                "note": .string(secret), "n": 4_100_041, "ACL": [.init(stringLiteral: users.other.id): ["write": true]],
+            ])
+            let path = "/classes/Drop/\(id)"
+            let body: JSON = ["n": ["__op": "Increment", "amount": 1], "seen": true]
+            let reply: TestReply
+            switch write {
+            case .fetchWhenSave, .new:
+                reply = try await client.request(endpoint, .put, path + "?\(write.rawValue)=true", json: body, auth: users.auth(.otherUser))
+            case .batch, .transaction:
+                var batch: [String: JSON] = [
+                    "requests": [["method": "PUT", "path": .string(endpoint.prefix + path), "body": body, "params": ["fetchWhenSave": true]]],
+                ]
+                if write == .transaction { batch["transaction"] = true }
+                reply = try await client.request(endpoint, .post, "/batch", json: .object(batch), auth: users.auth(.otherUser))
+            }
+            #expect(reply.status == 200, "\(reply.bodyText)")
+            for value in [secret, "4100042", "4100041", "seen", users.other.id] {
+                #expect(!reply.bodyText.contains(value), "\(write) in \(endpoint.dialect) shows \(value): \(reply.bodyText)")
+            }
+            // The write happened: the master key reads its result, and the object's owner would too.
+            let stored = try await client.request(endpoint, .get, path, auth: .master)
+            #expect(stored.json["n"] == 4_100_042 && stored.json["seen"] == true, "\(stored.bodyText)")
+        }
+    }
+
     /// A relation's members, through each way of listing them.
     enum RelationPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case relatedTo, redirectClassName, cqlRelated, innerRelatedTo, count

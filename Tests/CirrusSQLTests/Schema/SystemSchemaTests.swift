@@ -122,4 +122,23 @@ struct SystemSchemaTests {
         #expect(SystemSchema.tableName(for: "gameScore", taken: ["o_gamescore"]) == "o_gamescore_2")
         #expect(SystemSchema.tableName(for: "GAMESCORE", taken: ["o_gamescore", "o_gamescore_2"]) == "o_gamescore_3")
     }
+
+    @Test("long class names sharing a prefix get tables and indexes of their own within PostgreSQL's 63 bytes")
+    func longTableNames() {
+        let prefix = String(repeating: "Long", count: 20)
+        let one = SystemSchema.tableName(for: prefix + "One", taken: [])
+        let two = SystemSchema.tableName(for: prefix + "Two", taken: [one])
+        let names = [one, two] + [one, two].flatMap { table in
+            SystemSchema.createObjectTable(SQLiteDialect(), table: table, className: "C").compactMap { $0.firstMatch(of: /INDEX IF NOT EXISTS "([^"]+)"/)?.1 }.map(String.init)
+        }
+        #expect(names.count == 6)
+        #expect(Set(names).count == names.count)
+        #expect(names.allSatisfy { $0.utf8.count <= 63 })
+        #expect(one.hasPrefix("o_longlong"))
+        // A name that fits is kept, however it was cut from a longer one.
+        #expect(SystemSchema.tableName(for: String(repeating: "a", count: 61), taken: []) == "o_" + String(repeating: "a", count: 61))
+        #expect(SystemSchema.tableName(for: String(repeating: "a", count: 62), taken: []).utf8.count == 63)
+        let taken = SystemSchema.tableName(for: prefix, taken: [])
+        #expect(SystemSchema.tableName(for: prefix.uppercased(), taken: [taken]) != taken)
+    }
 }
