@@ -6,6 +6,7 @@ LEANCLOUD_API_SERVER; its AppRouter, which would ask the internet where the app 
 raises, and every response the SDK receives is recorded so tests can check what went over the wire.
 """
 
+import contextlib
 import itertools
 import os
 import re
@@ -43,6 +44,7 @@ class CirrusServer:
         self.schema = schema or postgres_schema()
         if self.schema:
             extra_args = ("--database", self.schema[1], *extra_args)
+        self.data_dir = Path(data_dir)
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
         self.log_path = log_path
@@ -106,6 +108,24 @@ def cirrus_binary():
     return binary
 
 
+@contextlib.contextmanager
+def running_server(tmp_path_factory, name, extra_args=(), prepare=None):
+    """A `cirrus serve` of its own in a new temporary folder `name` (on its own PostgreSQL schema in the PostgreSQL
+    run), answering before it is yielded, after `prepare(server)` if given; it must exit 0 when stopped."""
+    root = tmp_path_factory.mktemp(name)
+    server = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log", extra_args=extra_args)
+    try:
+        server.wait_until_ready()
+        if prepare:
+            prepare(server)
+    except Exception:
+        server.stop()
+        raise
+    yield server
+    code = server.stop()
+    assert code == 0, "cirrus exited with %s:\n%s" % (code, server.output())
+
+
 class NoAppRouter:
     """Stands in for leancloud.app_router.AppRouter: the tests must never ask the internet for hosts."""
 
@@ -121,16 +141,8 @@ TRUSTED_PLATFORMS = ("--auth-trust", "github,weibo")
 @pytest.fixture(scope="session")
 def cirrus(tmp_path_factory):
     """The server for the whole session."""
-    root = tmp_path_factory.mktemp("cirrus")
-    server = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log", extra_args=TRUSTED_PLATFORMS)
-    try:
-        server.wait_until_ready()
-    except Exception:
-        server.stop()
-        raise
-    yield server
-    code = server.stop()
-    assert code == 0, "cirrus exited with %s:\n%s" % (code, server.output())
+    with running_server(tmp_path_factory, "cirrus", TRUSTED_PLATFORMS) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
@@ -337,17 +349,9 @@ def new_phone():
 def accounts_server(tmp_path_factory):
     """A second server for the account flows: no interval between messages, a daily limit of
     ACCOUNTS_DAILY_LIMIT, verification mails on sign-up and the sandbox number SANDBOX_NUMBER."""
-    root = tmp_path_factory.mktemp("cirrus-accounts")
-    server = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log", extra_args=ACCOUNTS_SERVER_ARGS)
-    try:
-        server.wait_until_ready()
-    except Exception:
-        server.stop()
-        raise
-    server.outbox = Outbox(root / "data")
-    yield server
-    code = server.stop()
-    assert code == 0, "cirrus exited with %s:\n%s" % (code, server.output())
+    with running_server(tmp_path_factory, "cirrus-accounts", ACCOUNTS_SERVER_ARGS) as server:
+        server.outbox = Outbox(server.data_dir)
+        yield server
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import uuid
 import pytest
 import requests
 
-from conftest import APP_ID, APP_KEY, MASTER_KEY, CirrusServer, cirrus_binary
+from conftest import APP_ID, APP_KEY, MASTER_KEY, running_server
 
 MASTER = {"X-LC-Id": APP_ID, "X-LC-Key": MASTER_KEY + ",master", "Content-Type": "application/json"}
 LARGEST_DOUBLE = 1.7976931348623157e308
@@ -369,10 +369,7 @@ def test_another_users_email_and_phone_are_invisible_and_cannot_be_guessed_throu
 def open_users_server(tmp_path_factory):
     """A server of its own whose _User class lets every client find users (the schema API's class permission), so
     that only the field rule stands between a query and other users' personal fields."""
-    root = tmp_path_factory.mktemp("cirrus-open-users")
-    server = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log")
-    try:
-        server.wait_until_ready()
+    def open_user_find(server):
         # The _User class exists once someone signed up; then its find permission opens to everyone.
         signed_up = requests.post(server.url + "/1.1/users", headers=MASTER, timeout=10,
                                   json={"username": "first_" + uuid.uuid4().hex[:8], "password": "pass-word-0"})
@@ -380,12 +377,9 @@ def open_users_server(tmp_path_factory):
         reply = requests.put(server.url + "/1.1/schemas/_User", headers=MASTER, timeout=10,
                              json={"classLevelPermissions": {"find": {"*": True}}})
         assert reply.status_code == 200, reply.text
-    except Exception:
-        server.stop()
-        raise
-    yield server
-    code = server.stop()
-    assert code == 0, "cirrus exited with %s:\n%s" % (code, server.output())
+
+    with running_server(tmp_path_factory, "cirrus-open-users", prepare=open_user_find) as server:
+        yield server
 
 
 def test_where_users_may_be_found_their_email_and_phone_still_cannot_be_named_through_the_js_sdk(browser, open_users_server):

@@ -4,13 +4,12 @@ personal fields, hidden columns and unreadable objects as oracles (queries, sub-
 expression budget, and numbers at the edges. Every test also runs the legitimate path, so none can pass because
 nothing worked at all.
 
-The tests run on servers of their own (started here with `CirrusServer` from conftest, on the store the session
+The tests run on servers of their own (started with conftest's `running_server`, on the store the session
 uses): they open `_User` find to everyone, upload files and change no state the session's other tests rely on.
 """
 
 import concurrent.futures
 import io
-import itertools
 import os
 import time
 import types
@@ -19,7 +18,7 @@ import uuid
 import pytest
 import requests
 
-from conftest import APP_ID, MASTER_KEY, CirrusServer, cirrus_binary
+from conftest import APP_ID, MASTER_KEY, running_server
 
 MASTER = {"X-LC-Id": APP_ID, "X-LC-Key": MASTER_KEY + ",master", "Content-Type": "application/json"}
 ON_POSTGRES = bool(os.environ.get("CIRRUS_PYTEST_POSTGRES_URL"))
@@ -35,49 +34,20 @@ LARGEST_DOUBLE = 1.7976931348623157e308
 ROOMY_URL_SIZE = 262144
 
 
-def start_server(tmp_path_factory, name, *extra_args):
-    root = tmp_path_factory.mktemp(name)
-    server = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log", extra_args=extra_args)
-    try:
-        server.wait_until_ready()
-    except Exception:
-        server.stop()
-        raise
-    return server
-
-
-def stop_server(server):
-    code = server.stop()
-    assert code == 0, "cirrus exited with %s:\n%s" % (code, server.output())
-
-
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory, leancloud_sdk):
     """A server with every default limit; the SDK talks to it for the whole module."""
-    server = start_server(tmp_path_factory, "cirrus-security")
-    with pytest.MonkeyPatch.context() as patch:
+    with running_server(tmp_path_factory, "cirrus-security") as server, pytest.MonkeyPatch.context() as patch:
         patch.setenv("LEANCLOUD_API_SERVER", server.url)
         yield server
         leancloud_sdk.User.set_current(None)
-    stop_server(server)
 
 
 @pytest.fixture(scope="module")
 def roomy(tmp_path_factory):
     """A server whose URL limit is raised, so that the SDK's GETs reach the query limits (all at their defaults)."""
-    server = start_server(tmp_path_factory, "cirrus-roomy", "--max-url-size", str(ROOMY_URL_SIZE))
-    yield server
-    stop_server(server)
-
-
-_class_numbers = itertools.count(1)
-
-
-@pytest.fixture
-def class_name():
-    """A short class name no other test uses. (conftest's `class_name` reaches 64 characters, and on PostgreSQL two
-    class names that long that share their first 61 characters share one table: see the test on long class names.)"""
-    return "Sec%s%d" % (uuid.uuid4().hex[:8], next(_class_numbers))
+    with running_server(tmp_path_factory, "cirrus-roomy", ("--max-url-size", str(ROOMY_URL_SIZE))) as server:
+        yield server
 
 
 def as_master(method, server, path, **kwargs):

@@ -37,7 +37,7 @@ import parse_rest.core as core
 import parse_rest.datatypes as datatypes
 import parse_rest.user as user_module
 
-from conftest import APP_ID, APP_KEY, MASTER_KEY, CirrusServer, cirrus_binary
+from conftest import APP_ID, APP_KEY, MASTER_KEY, running_server
 
 ON_POSTGRES = bool(os.environ.get("CIRRUS_PYTEST_POSTGRES_URL"))
 INT64_MAX = 2**63 - 1
@@ -73,16 +73,8 @@ _names = itertools.count(1)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """This module's server: SQLite, or its own PostgreSQL schema when CIRRUS_PYTEST_POSTGRES_URL is set."""
-    root = tmp_path_factory.mktemp("cirrus-security-parsepy")
-    started = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log", extra_args=SERVER_ARGS)
-    try:
-        started.wait_until_ready()
-    except Exception:
-        started.stop()
-        raise
-    yield started
-    code = started.stop()
-    assert code == 0, "cirrus exited with %s:\n%s" % (code, started.output())
+    with running_server(tmp_path_factory, "cirrus-security-parsepy", SERVER_ARGS) as started:
+        yield started
 
 
 @contextlib.contextmanager
