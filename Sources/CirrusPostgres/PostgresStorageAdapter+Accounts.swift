@@ -87,8 +87,7 @@ extension PostgresStorageAdapter {
     public func caseDuplicateEmails(limit: Int) async throws -> [String] {
         try await read { connection in
             guard let table = try await self.existingTable(for: "_User", connection) else { return [] }
-            let accounts = AccountStatements(dialect: self.dialect)
-            guard try await self.rows(connection, accounts.indexExists(SystemSchema.lowerEmailIndexName(userTable: table))).isEmpty else { return [] }
+            guard try await self.rows(connection, self.dialect.indexExists(SystemSchema.lowerEmailIndexName(userTable: table))).isEmpty else { return [] }
             let statement = SystemSchema.caseDuplicateEmails(self.dialect, userTable: table, limit: limit)
             return try await self.rows(connection, "\(raw: statement)").compactMap { $0.first?.text }
         }
@@ -111,11 +110,7 @@ extension PostgresStorageAdapter {
                 if let blockers = migration.blockers, try await !rows(connection, "\(raw: blockers(table))").isEmpty { continue }
                 for statement in migration.statements(table) { try await execute(connection, "\(raw: statement)") }
             }
-            try await execute(
-                connection,
-                "INSERT INTO \(raw: dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") "
-                    + "VALUES (\(bind: .text(migration.name)), \(bind: .int(Timestamp.now().millisecondsSince1970)))"
-            )
+            try await execute(connection, MigrationStatements(dialect: dialect).record(migration.name, at: Timestamp.now()))
         }
     }
 

@@ -25,9 +25,7 @@ extension PostgresStorageAdapter {
         guard !fields.isEmpty else { return }
         try await writing { connection in
             guard let table = try await self.existingTable(for: className, connection) else { throw StorageError.classNotFound(className) }
-            var document: SQLFragment = "\"data\""
-            for field in fields.sorted() { document = self.dialect.removing(document, path: FieldPath(field: field)) }
-            try await self.execute(connection, "UPDATE \(raw: self.dialect.quote(table)) SET \"data\" = \(document)")
+            try await self.execute(connection, ObjectStatements(dialect: self.dialect, table: table).removing(fields: fields))
             for statement in RegistryStatements(dialect: self.dialect).deleteFields(className, fields: fields) {
                 try await self.execute(connection, statement)
             }
@@ -37,9 +35,10 @@ extension PostgresStorageAdapter {
     public func deleteClass(className: String) async throws {
         try await writing { connection in
             guard let table = try await self.existingTable(for: className, connection) else { throw StorageError.classNotFound(className) }
-            let count = try await self.rows(connection, "SELECT COUNT(*) FROM \(raw: self.dialect.quote(table))").first?.first?.integer ?? 0
+            let statements = ObjectStatements(dialect: self.dialect, table: table)
+            let count = try await self.rows(connection, statements.countAll).first?.first?.integer ?? 0
             guard count == 0 else { throw StorageError.classNotEmpty(count: Int(count)) }
-            try await self.execute(connection, "DROP TABLE \(raw: self.dialect.quote(table))")
+            try await self.execute(connection, statements.drop)
             for statement in RegistryStatements(dialect: self.dialect).deleteClass(className) { try await self.execute(connection, statement) }
         }
         tables.forget(className: className)

@@ -86,14 +86,12 @@ public final class PostgresStorageAdapter: StorageAdapter {
         try await writing { connection in
             // One instance migrates a schema at a time; the others wait and then find the migrations applied.
             try await self.execute(connection, "SELECT pg_advisory_xact_lock(hashtextextended('cirrus-migrations:' || current_schema(), 0))")
-            try await self.execute(connection, "\(raw: SystemSchema.bootstrap(self.dialect))")
-            let applied = Set(try await self.rows(connection, "SELECT \"name\" FROM \(raw: self.dialect.quote(SystemSchema.migrationsTable))")
-                .compactMap { $0.first?.text })
+            let bookkeeping = MigrationStatements(dialect: self.dialect)
+            try await self.execute(connection, bookkeeping.bootstrap)
+            let applied = Set(try await self.rows(connection, bookkeeping.applied).compactMap { $0.first?.text })
             for migration in SystemSchema.migrations(self.dialect) where !applied.contains(migration.name) {
                 for statement in migration.statements { try await self.execute(connection, "\(raw: statement)") }
-                try await self.execute(connection,
-                    "INSERT INTO \(raw: self.dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") "
-                        + "VALUES (\(bind: .text(migration.name)), \(bind: .int(Timestamp.now().millisecondsSince1970)))")
+                try await self.execute(connection, bookkeeping.record(migration.name, at: Timestamp.now()))
             }
             try await self.migrateUserTable(connection, applied: applied)
         }

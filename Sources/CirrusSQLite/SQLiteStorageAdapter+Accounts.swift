@@ -92,8 +92,7 @@ extension SQLiteStorageAdapter {
     public func caseDuplicateEmails(limit: Int) async throws -> [String] {
         try await pool.read { db in
             guard let table = try self.existingTable(for: "_User", db) else { return [] }
-            let accounts = AccountStatements(dialect: self.dialect)
-            guard try self.rows(db, accounts.indexExists(SystemSchema.lowerEmailIndexName(userTable: table))).isEmpty else { return [] }
+            guard try self.rows(db, self.dialect.indexExists(SystemSchema.lowerEmailIndexName(userTable: table))).isEmpty else { return [] }
             let statement = SystemSchema.caseDuplicateEmails(self.dialect, userTable: table, limit: limit)
             return try String.fetchAll(db, sql: statement)
         }
@@ -115,10 +114,7 @@ extension SQLiteStorageAdapter {
                 if let blockers = migration.blockers, try !Row.fetchAll(db, sql: blockers(table)).isEmpty { continue }
                 for statement in migration.statements(table) { try db.execute(sql: statement) }
             }
-            try db.execute(
-                sql: "INSERT INTO \(dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") VALUES (?, ?)",
-                arguments: [migration.name, Timestamp.now().millisecondsSince1970]
-            )
+            try execute(db, MigrationStatements(dialect: dialect).record(migration.name, at: Timestamp.now()))
         }
     }
 

@@ -25,9 +25,7 @@ extension SQLiteStorageAdapter {
         guard !fields.isEmpty else { return }
         try await pool.write { db in
             guard let table = try self.existingTable(for: className, db) else { throw StorageError.classNotFound(className) }
-            var document: SQLFragment = "\"data\""
-            for field in fields.sorted() { document = self.dialect.removing(document, path: FieldPath(field: field)) }
-            try self.execute(db, "UPDATE \(raw: self.dialect.quote(table)) SET \"data\" = \(document)")
+            try self.execute(db, ObjectStatements(dialect: self.dialect, table: table).removing(fields: fields))
             for statement in RegistryStatements(dialect: self.dialect).deleteFields(className, fields: fields) { try self.execute(db, statement) }
         }
     }
@@ -35,9 +33,10 @@ extension SQLiteStorageAdapter {
     public func deleteClass(className: String) async throws {
         try await pool.write { db in
             guard let table = try self.existingTable(for: className, db) else { throw StorageError.classNotFound(className) }
-            let count: Int = try self.rows(db, "SELECT COUNT(*) FROM \(raw: self.dialect.quote(table))").first?[0] ?? 0
+            let statements = ObjectStatements(dialect: self.dialect, table: table)
+            let count: Int = try self.rows(db, statements.countAll).first?[0] ?? 0
             guard count == 0 else { throw StorageError.classNotEmpty(count: count) }
-            try db.execute(sql: "DROP TABLE \(self.dialect.quote(table))")
+            try self.execute(db, statements.drop)
             for statement in RegistryStatements(dialect: self.dialect).deleteClass(className) { try self.execute(db, statement) }
         }
         tables.forget(className: className)

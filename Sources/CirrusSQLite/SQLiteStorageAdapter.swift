@@ -90,14 +90,12 @@ public final class SQLiteStorageAdapter: StorageAdapter {
 
     public func prepare() async throws {
         try await pool.write { db in
-            try db.execute(sql: SystemSchema.bootstrap(self.dialect))
-            let applied = Set(try String.fetchAll(db, sql: "SELECT \"name\" FROM \(self.dialect.quote(SystemSchema.migrationsTable))"))
+            let bookkeeping = MigrationStatements(dialect: self.dialect)
+            try self.execute(db, bookkeeping.bootstrap)
+            let applied = Set(try self.rows(db, bookkeeping.applied).map { $0[0] as String })
             for migration in SystemSchema.migrations(self.dialect) where !applied.contains(migration.name) {
                 for statement in migration.statements { try db.execute(sql: statement) }
-                try db.execute(
-                    sql: "INSERT INTO \(self.dialect.quote(SystemSchema.migrationsTable)) (\"name\", \"applied_at\") VALUES (?, ?)",
-                    arguments: [migration.name, Timestamp.now().millisecondsSince1970]
-                )
+                try self.execute(db, bookkeeping.record(migration.name, at: Timestamp.now()))
             }
             try self.migrateUserTable(db, applied: applied)
         }

@@ -161,6 +161,29 @@ public protocol SQLDialect: Sendable {
 
     /// The array at `current` without the elements for which `isRemoved` holds.
     func removing(from current: JSONTarget, alias: String, where isRemoved: (JSONTarget) -> SQLFragment) -> SQLFragment
+
+    // MARK: System tables
+
+    /// The migrations creating the functions this dialect's SQL calls in the database (SQLite's are registered by
+    /// its adapter on each connection instead); ``SystemSchema/migrations(_:)`` orders them by name with the others.
+    var functionMigrations: [SystemSchema.Migration] { get }
+
+    /// `text` with its ASCII letters lower-cased and no others, whatever the database's collation.
+    func asciiLowercased(_ text: SQLFragment) -> SQLFragment
+
+    /// A text parameter, typed where the database would not know its type from where it stands.
+    func textParameter(_ text: String) -> SQLFragment
+
+    /// The text of the JSON array in `column` (a text column) with `number` appended, in one expression.
+    func appendingNumber(_ number: SQLFragment, toArrayText column: String) -> SQLFragment
+
+    /// A query with one row when the index `name` exists.
+    func indexExists(_ name: String) -> SQLFragment
+
+    /// `SELECT` of one row (user id, platform, account id) per third-party account in the `authData` of the users in
+    /// `users` (a quoted table, aliased `"u"`, with the accounts as `"p"`): the account id is the entry's `uid`, else
+    /// `openid`, else `id`, a string or an integral number as text; entries without one are skipped.
+    func linkedAccounts(ofUsersIn users: String) -> String
 }
 
 /// The JSON kinds a value can have.

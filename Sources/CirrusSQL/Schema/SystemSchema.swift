@@ -26,7 +26,7 @@ public enum SystemSchema {
 
     /// Every migration, oldest first.
     public static func migrations(_ dialect: any SQLDialect) -> [Migration] {
-        var list = [
+        let list = [
             Migration(name: "0001_schema_registry", statements: [
                 "CREATE TABLE \(dialect.quote(classesTable)) (\"name\" TEXT PRIMARY KEY, \"table_name\" TEXT NOT NULL UNIQUE, "
                     + "\"created_at\" \(dialect.integerColumnType) NOT NULL)",
@@ -39,17 +39,15 @@ public enum SystemSchema {
                     + "PRIMARY KEY (\"owner_class\", \"field\", \"owner_id\", \"target_id\"))",
                 "CREATE INDEX \"_cirrus_relations_target\" ON \(dialect.quote(relationsTable)) (\"owner_class\", \"field\", \"target_id\")",
             ]),
+            accounts(dialect),
+            codes(dialect),
+            Migration(name: "0006_class_options", statements: [
+                "ALTER TABLE \(dialect.quote(classesTable)) ADD COLUMN \"options\" TEXT",
+            ]),
+            authLinks(dialect),
         ]
-        if dialect.name == "postgres" { list.append(jsonPathFunctions) }
-        list.append(accounts(dialect))
-        list.append(codes(dialect))
-        list.append(Migration(name: "0006_class_options", statements: [
-            "ALTER TABLE \(dialect.quote(classesTable)) ADD COLUMN \"options\" TEXT",
-        ]))
-        if dialect.name == "postgres" { list.append(doubleFunction) }
-        list.append(authLinks(dialect))
-        if dialect.name == "postgres" { list.append(exactDoubleFunction) }
-        return list
+        // The dialect's own functions, each at its place in the order of names.
+        return (list + dialect.functionMigrations).sorted { $0.name < $1.name }
     }
 
     /// One row per linked third-party account: the unique index on `(platform, uid)` is what makes an account
@@ -89,35 +87,14 @@ public enum SystemSchema {
     /// older Cirrus allowed), the older keeps it and the other's entry stays in its `authData`, unlinked.
     static func fillAuthLinks(_ dialect: any SQLDialect, userTable: String) -> String {
         let links = dialect.quote(authLinksTable)
-        let users = dialect.quote(userTable)
-        let select: String
-        if dialect.name == "postgres" {
-            let id = ["uid", "openid", "id"].map { key in
-                "CASE jsonb_typeof(\"p\".value -> '\(key)') WHEN 'string' THEN NULLIF(\"p\".value ->> '\(key)', '') "
-                    + "WHEN 'number' THEN CASE WHEN (\"p\".value ->> '\(key)') ~ '^-?[0-9]+(\\.0+)?$' "
-                    + "THEN split_part(\"p\".value ->> '\(key)', '.', 1) END END"
-            }.joined(separator: ", ")
-            select = "SELECT \"u\".\"id\", \"p\".key, COALESCE(\(id)) FROM \(users) AS \"u\", jsonb_each(CASE WHEN "
-                + "jsonb_typeof(\"u\".\"data\" -> 'authData') = 'object' THEN \"u\".\"data\" -> 'authData' ELSE '{}'::jsonb END) AS \"p\" "
-                + "WHERE jsonb_typeof(\"p\".value) = 'object' AND COALESCE(\(id)) IS NOT NULL"
-        } else {
-            let id = ["uid", "openid", "id"].map { key in
-                "CASE json_type(\"p\".value, '$.\(key)') WHEN 'text' THEN NULLIF(json_extract(\"p\".value, '$.\(key)'), '') "
-                    + "WHEN 'integer' THEN CAST(json_extract(\"p\".value, '$.\(key)') AS TEXT) "
-                    + "WHEN 'real' THEN CASE WHEN json_extract(\"p\".value, '$.\(key)') = CAST(json_extract(\"p\".value, '$.\(key)') AS INTEGER) "
-                    + "THEN CAST(CAST(json_extract(\"p\".value, '$.\(key)') AS INTEGER) AS TEXT) END END"
-            }.joined(separator: ", ")
-            select = "SELECT \"u\".\"id\", \"p\".key, COALESCE(\(id)) FROM \(users) AS \"u\", json_each(\"u\".\"data\", '$.authData') AS \"p\" "
-                + "WHERE \"p\".type = 'object' AND COALESCE(\(id)) IS NOT NULL"
-        }
+        let select = dialect.linkedAccounts(ofUsersIn: dialect.quote(userTable))
         return "INSERT INTO \(links) (\"user_id\", \"platform\", \"uid\") \(select) ORDER BY \"u\".\"created_at\", \"u\".\"id\" ON CONFLICT DO NOTHING"
     }
 
     /// A user's e-mail address lower-cased, ASCII letters only on both stores (PostgreSQL's `lower` under the `C`
     /// collation, SQLite's built-in one): the expression of the case-insensitive unique index, and of log-ins by e-mail.
     public static func lowerEmail(_ dialect: any SQLDialect) -> String {
-        let text = dialect.render(dialect.stringValue(dialect.target(column: "data", path: FieldPath(field: "email")))).sql
-        return dialect.name == "postgres" ? "lower(\(text) COLLATE \"C\")" : "lower(\(text))"
+        dialect.render(dialect.asciiLowercased(dialect.stringValue(dialect.target(column: "data", path: FieldPath(field: "email"))))).sql
     }
 
     /// The unique index on the lower-cased e-mail: `A@x.com` and `a@x.com` are one address. It sits beside the exact
@@ -139,35 +116,6 @@ public enum SystemSchema {
         return "SELECT \(lower) FROM \(dialect.quote(userTable)) WHERE \(lower) IS NOT NULL GROUP BY \(lower) HAVING COUNT(*) > 1 "
             + "ORDER BY 1 LIMIT \(limit)"
     }
-
-    /// PostgreSQL: a double as SQLite's JSON writes it, so that arithmetic gives the same documents on both stores:
-    /// integral values keep a `.0` (`2.0`, not `2`, which would read back as an integer), others their shortest
-    /// exact text (`0.30000000000000004`); NaN and infinities, which JSON lacks, become `null`.
-    static let doubleFunction = Migration(name: "0007_cirrus_double_jsonb", statements: [
-        """
-        CREATE OR REPLACE FUNCTION cirrus_double_jsonb(value float8) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
-          SELECT CASE
-            WHEN value = 'NaN'::float8 OR value = 'Infinity'::float8 OR value = '-Infinity'::float8 THEN 'null'::jsonb
-            WHEN value = trunc(value) THEN to_jsonb(value::numeric(1000, 1))
-            ELSE (value::text)::jsonb
-          END
-        $$
-        """,
-    ])
-
-    /// PostgreSQL: ``doubleFunction`` wrote an integral double through `numeric`, which keeps 15 significant digits
-    /// (2^63 became 9223372036854780000.0); its shortest exact text keeps every double as SQLite writes it.
-    static let exactDoubleFunction = Migration(name: "0011_cirrus_double_jsonb_exact", statements: [
-        """
-        CREATE OR REPLACE FUNCTION cirrus_double_jsonb(value float8) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
-          SELECT CASE
-            WHEN value = 'NaN'::float8 OR value = 'Infinity'::float8 OR value = '-Infinity'::float8 THEN 'null'::jsonb
-            WHEN value = trunc(value) THEN to_jsonb((value::text)::numeric(1000, 1))
-            ELSE (value::text)::jsonb
-          END
-        $$
-        """,
-    ])
 
     /// Verification codes and link tokens, and the sends that rate limits count.
     static func codes(_ dialect: any SQLDialect) -> Migration {
@@ -220,66 +168,6 @@ public enum SystemSchema {
         let field = message[marker.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         return field.isEmpty ? nil : String(field)
     }
-
-    /// PostgreSQL: nested writes that behave like SQLite's `json_set` and `json_remove`, which the SQLite
-    /// dialect uses, so that both stores give the same document.
-    ///
-    /// `cirrus_set_path` creates missing parent objects (and appends when an index is exactly the length
-    /// of its array) and leaves the document unchanged when a parent is a scalar or `null`, when an array
-    /// is given a non-numeric segment, or when an index lies past the end. `cirrus_remove_path` leaves the
-    /// document unchanged where `#-` would raise an error. Nested `IF`s guard the casts, since PostgreSQL
-    /// does not promise to evaluate `AND` from left to right.
-    static let jsonPathFunctions = Migration(name: "0003_cirrus_json_paths", statements: [
-        """
-        CREATE OR REPLACE FUNCTION cirrus_set_path(document jsonb, path text[], value jsonb) RETURNS jsonb
-        LANGUAGE plpgsql IMMUTABLE AS $$
-        DECLARE
-            depth int;
-            parent jsonb;
-            child jsonb;
-        BEGIN
-            FOR depth IN 1 .. array_length(path, 1) LOOP
-                parent := document #> path[1:depth - 1];
-                IF jsonb_typeof(parent) = 'object' THEN
-                    child := parent -> path[depth];
-                ELSIF jsonb_typeof(parent) = 'array' AND path[depth] ~ '^[0-9]{1,9}$' THEN
-                    IF path[depth]::int > jsonb_array_length(parent) THEN
-                        RETURN document;
-                    END IF;
-                    child := parent -> path[depth]::int;
-                ELSE
-                    RETURN document;
-                END IF;
-                IF child IS NULL AND depth < array_length(path, 1) THEN
-                    document := jsonb_set(document, path[1:depth], '{}'::jsonb, true);
-                END IF;
-            END LOOP;
-            RETURN jsonb_set(document, path, value, true);
-        END
-        $$
-        """,
-        """
-        CREATE OR REPLACE FUNCTION cirrus_remove_path(document jsonb, path text[]) RETURNS jsonb
-        LANGUAGE plpgsql IMMUTABLE AS $$
-        DECLARE
-            depth int;
-            parent jsonb;
-        BEGIN
-            FOR depth IN 1 .. array_length(path, 1) LOOP
-                parent := document #> path[1:depth - 1];
-                IF jsonb_typeof(parent) = 'array' THEN
-                    IF path[depth] !~ '^[0-9]{1,9}$' THEN
-                        RETURN document;
-                    END IF;
-                ELSIF jsonb_typeof(parent) IS DISTINCT FROM 'object' THEN
-                    RETURN document;
-                END IF;
-            END LOOP;
-            RETURN document #- path;
-        END
-        $$
-        """,
-    ])
 
     /// The DDL creating one class's table and its default indexes, and the unique indexes of a system class.
     public static func createObjectTable(_ dialect: any SQLDialect, table: String, className: String = "") -> [String] {

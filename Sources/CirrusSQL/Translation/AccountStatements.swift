@@ -34,9 +34,7 @@ public struct AccountStatements: Sendable {
 
     /// Appends one failure time to the list in the same statement, so that concurrent attempts never lose one.
     public func appendFailure(userId: String, at time: Timestamp) -> SQLFragment {
-        let appended: SQLFragment = dialect.name == "postgres"
-            ? "(\(raw: credentials).\"failures\"::jsonb || to_jsonb(\(bind: .int(time.millisecondsSince1970))::bigint))::text"
-            : "json_insert(\(raw: credentials).\"failures\", '$[#]', \(bind: .int(time.millisecondsSince1970)))"
+        let appended = dialect.appendingNumber("\(bind: .int(time.millisecondsSince1970))", toArrayText: credentials + ".\"failures\"")
         return "INSERT INTO \(raw: credentials) (\"user_id\", \"failures\") VALUES (\(bind: .text(userId)), "
             + "\(bind: .text("[\(time.millisecondsSince1970)]"))) ON CONFLICT (\"user_id\") DO UPDATE SET \"failures\" = \(appended)"
     }
@@ -67,13 +65,6 @@ public struct AccountStatements: Sendable {
         return statement
     }
 
-    /// One row when the index `name` exists.
-    public func indexExists(_ name: String) -> SQLFragment {
-        dialect.name == "postgres"
-            ? "SELECT 1 WHERE to_regclass(\(bind: .text(dialect.quote(name)))) IS NOT NULL"
-            : "SELECT 1 FROM sqlite_master WHERE \"type\" = 'index' AND \"name\" = \(bind: .text(name))"
-    }
-
     /// The object columns of the user holding an account, found through the links' unique index.
     public func linkedUser(platform: String, uid: String, userTable: String) -> SQLFragment {
         "SELECT \(raw: ObjectStatements(dialect: dialect, table: userTable).columns) FROM \(raw: dialect.quote(userTable)) WHERE \"id\" = "
@@ -85,7 +76,7 @@ public struct AccountStatements: Sendable {
     public func user(email: String, userTable: String) -> SQLFragment {
         let lower = SystemSchema.lowerEmail(dialect)
         let exact = dialect.stringValue(dialect.target(column: "data", path: FieldPath(field: "email")))
-        let given: SQLFragment = dialect.name == "postgres" ? "lower(\(bind: .text(email))::text COLLATE \"C\")" : "lower(\(bind: .text(email)))"
+        let given = dialect.asciiLowercased(dialect.textParameter(email))
         return "SELECT \(raw: ObjectStatements(dialect: dialect, table: userTable).columns) FROM \(raw: dialect.quote(userTable)) "
             + "WHERE \(raw: lower) = \(given) ORDER BY CASE WHEN \(exact) = \(bind: .text(email)) THEN 0 ELSE 1 END, \"created_at\" LIMIT 1"
     }

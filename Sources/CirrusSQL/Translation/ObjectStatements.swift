@@ -67,6 +67,19 @@ public struct ObjectStatements: Sendable {
         return statement
     }
 
+    /// Every object's document with `fields` removed (a schema deleting fields).
+    public func removing(fields: [String]) -> SQLFragment {
+        var document: SQLFragment = "\"data\""
+        for field in fields.sorted() { document = dialect.removing(document, path: FieldPath(field: field)) }
+        return "UPDATE \(raw: quotedTable) SET \"data\" = \(document)"
+    }
+
+    /// Drops the table (a class deleted once it holds no objects).
+    public var drop: SQLFragment { "DROP TABLE \(raw: quotedTable)" }
+
+    /// How many objects the table holds.
+    public var countAll: SQLFragment { "SELECT COUNT(*) FROM \(raw: quotedTable)" }
+
     public func count(where condition: SQLFragment) -> SQLFragment {
         "SELECT COUNT(*) FROM \(raw: quotedTable) WHERE \(condition)"
     }

@@ -1,0 +1,33 @@
+/// What the system tables' statements need of SQLite (``SystemSchema``, ``AccountStatements``).
+extension SQLiteDialect {
+    /// None: the functions SQLite's SQL calls are registered by its adapter on each connection.
+    public var functionMigrations: [SystemSchema.Migration] { [] }
+
+    /// SQLite's built-in `lower` changes ASCII letters only.
+    public func asciiLowercased(_ text: SQLFragment) -> SQLFragment {
+        "lower(\(text))"
+    }
+
+    public func textParameter(_ text: String) -> SQLFragment {
+        "\(bind: .text(text))"
+    }
+
+    public func appendingNumber(_ number: SQLFragment, toArrayText column: String) -> SQLFragment {
+        "json_insert(\(raw: column), '$[#]', \(number))"
+    }
+
+    public func indexExists(_ name: String) -> SQLFragment {
+        "SELECT 1 FROM sqlite_master WHERE \"type\" = 'index' AND \"name\" = \(bind: .text(name))"
+    }
+
+    public func linkedAccounts(ofUsersIn users: String) -> String {
+        let id = ["uid", "openid", "id"].map { key in
+            "CASE json_type(\"p\".value, '$.\(key)') WHEN 'text' THEN NULLIF(json_extract(\"p\".value, '$.\(key)'), '') "
+                + "WHEN 'integer' THEN CAST(json_extract(\"p\".value, '$.\(key)') AS TEXT) "
+                + "WHEN 'real' THEN CASE WHEN json_extract(\"p\".value, '$.\(key)') = CAST(json_extract(\"p\".value, '$.\(key)') AS INTEGER) "
+                + "THEN CAST(CAST(json_extract(\"p\".value, '$.\(key)') AS INTEGER) AS TEXT) END END"
+        }.joined(separator: ", ")
+        return "SELECT \"u\".\"id\", \"p\".key, COALESCE(\(id)) FROM \(users) AS \"u\", json_each(\"u\".\"data\", '$.authData') AS \"p\" "
+            + "WHERE \"p\".type = 'object' AND COALESCE(\(id)) IS NOT NULL"
+    }
+}
