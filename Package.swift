@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // Pure values: JSON, typed values and their wire codec, operations, query AST, ACL, errors. No I/O.
@@ -121,8 +122,10 @@ let package = Package(
         .target(
             name: "CirrusHTTP",
             dependencies: [
-                "CirrusModel", "CirrusServices", "CirrusMigration",
+                "CirrusModel", "CirrusStorage", "CirrusQueryLanguage", "CirrusServices", "CirrusMigration",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The HTTP/1.1 connection of the server: request-head limits, timeouts and the connection cap.

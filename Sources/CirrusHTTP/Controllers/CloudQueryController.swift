@@ -17,7 +17,7 @@ struct CloudQueryController: Sendable {
     }
 
     private func run(_ request: APIRequest) async throws -> APIResponse {
-        let language: CloudQueryLanguage = request.dialect == .bmob ? .bql : .cql
+        let language = request.dialect.cloudQueryLanguage
         guard let source = request.query[language.rawValue] ?? request.query["cql"], !source.isEmpty else {
             throw APIError(.invalidParameter, "The \(language.rawValue) parameter is required.")
         }

@@ -65,12 +65,12 @@ struct FilesController: Sendable {
 
     func delete(_ request: APIRequest) async throws -> APIResponse {
         try await files.delete(fileId: request.parameter("objectId"), caller: request.caller)
-        return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
+        return APIResponse(body: request.dialect.acknowledgement)
     }
 
     func deleteByKey(_ request: APIRequest, key: String) async throws -> APIResponse {
         try await files.delete(key: key, caller: request.caller)
-        return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
+        return APIResponse(body: request.dialect.acknowledgement)
     }
 
     /// Bmob's `POST /2/cdnBatchDelete {"<cdn>": ["<url without its domain>", …]}` → `{"msg":"ok"}`, or
@@ -94,7 +94,7 @@ struct FilesController: Sendable {
             }
             if !failures.isEmpty { failed[cdn] = .array(failures) }
         }
-        guard !failed.isEmpty else { return APIResponse(body: ["msg": "ok"]) }
+        guard !failed.isEmpty else { return APIResponse(body: Dialect.bmob.acknowledgement) }
         return APIResponse(status: .badRequest, body: ["code": 154, "error": "Some files could not be deleted.", "fail": .object(failed)])
     }
 

@@ -89,7 +89,7 @@ struct ObjectsController: Sendable {
     func updatedReply(_ request: APIRequest, _ outcome: UpdateOutcome) async throws -> APIResponse {
         let object = outcome.object
         var members: [String: JSON] = ["updatedAt": .string(request.dialect.format(object.updatedAt))]
-        if request.dialect == .leancloud { members["objectId"] = .string(object.objectId) }
+        if request.dialect.updateReplyHasObjectId { members["objectId"] = .string(object.objectId) }
         if fetchWhenSave(request) {
             let schema = try await objects.schema(of: object.className)
             let full = ObjectEncoder(dialect: request.dialect).encode(object, schema: schema).objectValue ?? [:]
@@ -114,7 +114,7 @@ struct ObjectsController: Sendable {
     /// The objectIds of a delete: LeanCloud accepts a comma-separated list (`DELETE /classes/C/id1,id2`).
     func objectIds(_ request: APIRequest) -> [String] {
         let raw = request.parameter("objectId")
-        return request.dialect == .leancloud ? raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [raw]
+        return request.dialect.deletesIdLists ? raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [raw]
     }
 
     /// `{}` (Bmob `{"msg":"ok"}`); deleting a missing object succeeds in LeanCloud and fails elsewhere.
@@ -123,6 +123,6 @@ struct ObjectsController: Sendable {
             let raw = request.parameter("objectId")
             throw APIError(.objectNotFound, request.dialect == .parse ? "Object not found." : "object not found for \(raw).")
         }
-        return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
+        return APIResponse(body: request.dialect.acknowledgement)
     }
 }

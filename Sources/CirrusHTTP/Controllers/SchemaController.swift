@@ -40,7 +40,7 @@ struct SchemaController: Sendable {
         }
         router.on(.delete, "schemas/:className") { request in
             try await schemas.delete(request.parameter("className"), caller: request.caller)
-            return APIResponse(body: request.dialect == .bmob ? ["msg": "ok"] : [:])
+            return APIResponse(body: request.dialect.acknowledgement)
         }
     }
 
@@ -72,7 +72,7 @@ struct SchemaEncoder {
     /// `{"<field>": {"type": "String"}, …}` with built-in fields, targets (`className` in LeanCloud, `targetClass`
     /// elsewhere) and column flags.
     func fields(_ schema: ClassSchema) -> JSON {
-        schema.wireFields(extra: Self.systemFields[schema.className] ?? [:], targetKeys: [dialect == .leancloud ? "className" : "targetClass"])
+        schema.wireFields(extra: Self.systemFields[schema.className] ?? [:], targetKeys: [dialect.schemaTargetKey])
     }
 
     /// `{"className", "fields", "classLevelPermissions", "defaultACL"?, "indexes"}`; permissions in Parse's form for

@@ -133,7 +133,7 @@ struct UsersController: Sendable {
         let changed = try await users.updatePassword(
             userId: request.parameter("objectId"), old: old, new: new, caller: request.caller, rotateToken: !isBmob
         )
-        return APIResponse(body: isBmob ? ["msg": "ok"] : tokenReply(request, changed))
+        return APIResponse(body: isBmob ? request.dialect.acknowledgement : tokenReply(request, changed))
     }
 
     /// Bmob's `checkSession/<objectId>`: `{"msg":"ok"}` when the session header belongs to that user.
@@ -141,7 +141,7 @@ struct UsersController: Sendable {
         guard request.caller.userId == request.parameter("objectId") else {
             throw APIError(.invalidSessionToken, "The session token does not belong to this user.")
         }
-        return APIResponse(body: ["msg": "ok"])
+        return APIResponse(body: Dialect.bmob.acknowledgement)
     }
 
     /// A user as log-in and `/users/me` return it: every visible field and `sessionToken`.

@@ -77,7 +77,7 @@ struct VerificationController: Sendable {
 
     /// `{}`, or Bmob's `{"msg":"ok"}`.
     static func done(_ request: APIRequest) -> JSON {
-        request.dialect == .bmob ? ["msg": "ok"] : [:]
+        request.dialect.acknowledgement
     }
 
     /// `{updatedAt, objectId}` of a user the request changed.

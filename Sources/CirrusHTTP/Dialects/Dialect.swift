@@ -1,4 +1,5 @@
 public import CirrusModel
+public import CirrusQueryLanguage
 
 /// The REST dialect of a request: LeanCloud (`/1.1`), Parse (`/1` or `/parse` with `X-Parse-*`) or
 /// Bmob (`/1` with `X-Bmob-*`). It fixes error codes, date format, objectId format and reply shapes.
@@ -39,6 +40,32 @@ public enum Dialect: String, Sendable, CaseIterable {
     /// Whether query results carry the ACL without being asked (`returnACL=true` in LeanCloud).
     public var alwaysReturnsACL: Bool {
         self != .leancloud
+    }
+
+    /// The body of a reply that only acknowledges (a delete, a sent code): Bmob's `{"msg":"ok"}`, `{}` elsewhere.
+    public var acknowledgement: JSON {
+        self == .bmob ? ["msg": "ok"] : [:]
+    }
+
+    /// The query language of `GET /cloudQuery`: Bmob's BQL, LeanCloud's CQL (which Parse has not, so it gets CQL).
+    public var cloudQueryLanguage: CloudQueryLanguage {
+        self == .bmob ? .bql : .cql
+    }
+
+    /// Whether an update's reply names the object (`objectId` beside `updatedAt`), as LeanCloud's does.
+    public var updateReplyHasObjectId: Bool {
+        self == .leancloud
+    }
+
+    /// Whether `DELETE /classes/<class>/<id1>,<id2>` deletes several objects (LeanCloud), or names one id.
+    public var deletesIdLists: Bool {
+        self == .leancloud
+    }
+
+    /// The key naming a Pointer's or Relation's target class in the schema API: LeanCloud's `className`,
+    /// Parse's and Bmob's `targetClass`.
+    public var schemaTargetKey: String {
+        self == .leancloud ? "className" : "targetClass"
     }
 
     /// The usual path prefix of this dialect; requests remember the prefix they actually used.
