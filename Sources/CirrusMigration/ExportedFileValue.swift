@@ -12,13 +12,13 @@ struct ExportedFileValue: Hashable {
 
     init?(_ value: JSON) {
         guard case .object(let members) = value else { return nil }
-        switch members["__type"]?.stringValue {
-        case "File":
+        switch members.wireType {
+        case .file:
             id = members["id"]?.stringValue ?? members["objectId"]?.stringValue
             key = members["key"]?.stringValue
             name = members["name"]?.stringValue ?? members["filename"]?.stringValue
             url = members["url"]?.stringValue
-        case "Pointer" where members["className"]?.stringValue == "_File":
+        case .pointer where members["className"]?.stringValue == "_File":
             id = members["objectId"]?.stringValue
         default:
             return nil
@@ -27,7 +27,7 @@ struct ExportedFileValue: Hashable {
 
     /// The write form Cirrus stores for a file it has a row for.
     static func reference(id: String) -> JSON {
-        .object(["__type": "File", "id": .string(id)])
+        WireType.file.value(["id": .string(id)])
     }
 
     /// Applies `transform` to the file values of a field: itself, or the elements of an array.

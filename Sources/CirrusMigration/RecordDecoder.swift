@@ -36,7 +36,7 @@ struct RecordDecoder {
         let updatedAt = try date(fields.removeValue(forKey: "updatedAt"), field: "updatedAt")
         let acl = fields.removeValue(forKey: "ACL").flatMap { $0.isNull ? nil : $0 }
         fields["className"] = nil
-        fields["__type"] = nil
+        fields[WireType.key] = nil
         for name in Self.parseInternalFields { fields[name] = nil }
         var record = DecodedRecord(
             className: className, objectId: objectId, createdAt: createdAt ?? updatedAt ?? Timestamp.now(),
@@ -51,7 +51,7 @@ struct RecordDecoder {
     func date(_ value: JSON?, field: String) throws(APIError) -> Timestamp? {
         guard let value, !value.isNull else { return nil }
         let text: String?
-        if case .object(let members) = value, members["__type"] == "Date" { text = members["iso"]?.stringValue } else { text = value.stringValue }
+        if case .object(let members) = value, members.isTyped(.date) { text = members["iso"]?.stringValue } else { text = value.stringValue }
         guard let text, let timestamp = Timestamp(parsing: text, defaultOffsetMinutes: defaultOffsetMinutes) else {
             throw APIError(.invalidParameter, "Invalid \(field) '\(JSONWriter.string(value))': expected an ISO 8601 date.")
         }

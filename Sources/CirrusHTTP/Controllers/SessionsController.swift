@@ -49,9 +49,9 @@ struct SessionsController: Sendable {
         var members: [String: JSON] = [
             "objectId": .string(session.sessionId), "createdAt": .string(dialect.format(session.createdAt)),
             "updatedAt": .string(dialect.format(session.createdAt)), "sessionToken": .string(session.token),
-            "user": ["__type": "Pointer", "className": "_User", "objectId": .string(session.userId)], "restricted": false,
+            "user": Pointer(className: "_User", objectId: session.userId).wire, "restricted": false,
         ]
-        if let expiresAt = session.expiresAt { members["expiresAt"] = ["__type": "Date", "iso": .string(expiresAt.iso8601)] }
+        if let expiresAt = session.expiresAt { members["expiresAt"] = .date(expiresAt) }
         if let installationId = session.installationId { members["installationId"] = .string(installationId) }
         if let createdWith = session.createdWith { members["createdWith"] = createdWith }
         return .object(members)

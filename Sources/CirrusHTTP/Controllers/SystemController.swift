@@ -5,7 +5,7 @@ import HTTPTypes
 struct SystemController: Sendable {
     func register(on router: inout APIRouter) {
         router.on(.get, "date", dialects: [.leancloud, .parse], authenticated: false) { _ in
-            APIResponse(body: ["__type": "Date", "iso": .string(Timestamp.now().iso8601)])
+            APIResponse(body: .date(Timestamp.now()))
         }
         router.on(.get, "timestamp", dialects: [.bmob], authenticated: false) { _ in
             let now = Timestamp.now()

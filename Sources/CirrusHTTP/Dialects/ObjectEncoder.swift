@@ -17,7 +17,7 @@ struct ObjectEncoder {
         members.reserveCapacity(object.fields.count + 4)
         for (key, value) in object.fields { members[key] = convert(value) }
         for (field, target) in schema?.relationFields ?? [] where members[field] == nil {
-            members[field] = ["__type": "Relation", "className": .string(target)]
+            members[field] = .relation(to: target)
         }
         members["objectId"] = .string(object.objectId)
         members["createdAt"] = .string(dialect.format(object.createdAt))
@@ -40,17 +40,17 @@ struct ObjectEncoder {
         switch value {
         case .array(let elements): return .array(elements.map(convert))
         case .object(var members):
-            switch members["__type"]?.stringValue {
-            case "Date":
+            switch members.wireType {
+            case .date:
                 if dialect == .bmob, let iso = members["iso"]?.stringValue, let stamp = Timestamp(parsing: iso) {
                     members["iso"] = .string(dialect.format(stamp))
                 }
                 return .object(members)
-            case "File":
+            case .file:
                 return convertFile(members)
-            case "Pointer" where members["createdAt"] != nil:
-                members["__type"] = "Object"
-                for (key, member) in members where key != "__type" { members[key] = convertIncludedMember(key, member) }
+            case .pointer where members["createdAt"] != nil:
+                members.tag(.object)
+                for (key, member) in members where key != WireType.key { members[key] = convertIncludedMember(key, member) }
                 return .object(members)
             default:
                 return .object(members.mapValues(convert))
@@ -66,7 +66,8 @@ struct ObjectEncoder {
     private func convertFile(_ stored: [String: JSON]) -> JSON {
         var members = stored
         if let key = stored["key"], stored["objectId"] != nil {
-            members = ["__type": "File", "url": stored["url"] ?? .null]
+            members = ["url": stored["url"] ?? .null]
+            members.tag(.file)
             switch dialect {
             case .parse: members["name"] = key
             default:
@@ -89,7 +90,7 @@ struct ObjectEncoder {
 
 /// Applies `keys` (`a,b.c,-d`) to an object's members; built-in keys stay unless excluded.
 enum KeyProjection {
-    static let alwaysKept: Set<String> = ["objectId", "createdAt", "updatedAt", "__type", "className"]
+    static let alwaysKept: Set<String> = ["objectId", "createdAt", "updatedAt", WireType.key, "className"]
 
     static func apply(_ selection: KeySelection, to members: inout [String: JSON]) {
         if !selection.included.isEmpty { keep(selection.included.map(\.segments), in: &members) }

@@ -10,7 +10,7 @@ public enum ExportEncoder {
     public static func encode(_ object: StoredObject, relationFields: [String: String]) -> [String: JSON] {
         var members = object.fields
         for (field, target) in relationFields where members[field] == nil {
-            members[field] = ["__type": "Relation", "className": .string(target)]
+            members[field] = .relation(to: target)
         }
         members["objectId"] = .string(object.objectId)
         members["createdAt"] = .string(object.createdAt.iso8601)

@@ -80,7 +80,7 @@ extension JSON {
 
     /// The `__type` tag of an object, or `nil`.
     public var typeTag: String? {
-        self["__type"]?.stringValue
+        self[WireType.key]?.stringValue
     }
 }
 

@@ -62,7 +62,7 @@ extension FieldOperation {
         }
         var pointers: [Pointer] = []
         for element in elements {
-            guard case .object(let fields) = element, fields["__type"]?.stringValue == "Pointer" || fields["__type"]?.stringValue == "Object" else {
+            guard case .object(let fields) = element, fields.isTyped(.pointer) || fields.isTyped(.object) else {
                 throw APIError(.invalidPointer, "\(name) takes pointers only.")
             }
             pointers.append(try Value.decodePointer(fields))

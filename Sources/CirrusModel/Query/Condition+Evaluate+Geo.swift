@@ -28,7 +28,7 @@ extension ConditionEvaluator {
 
     /// The coordinates of a stored GeoPoint (`{"__type":"GeoPoint","latitude":…,"longitude":…}`), or `nil`.
     private func geoPoint(at path: FieldPath) -> (latitude: Double, longitude: Double)? {
-        guard let node = node(at: path), node.typeTag == "GeoPoint", let latitude = node["latitude"]?.doubleValue,
+        guard let node = node(at: path), node.isTyped(.geoPoint), let latitude = node["latitude"]?.doubleValue,
             let longitude = node["longitude"]?.doubleValue
         else { return nil }
         return (latitude, longitude)

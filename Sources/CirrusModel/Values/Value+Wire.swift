@@ -18,7 +18,7 @@ extension Value {
             for element in elements { values.append(try Value(wire: element, defaultOffsetMinutes: defaultOffsetMinutes)) }
             self = .array(values)
         case .object(let members):
-            if let tag = members["__type"] {
+            if let tag = members[WireType.key] {
                 self = try Value.decodeTyped(tag, members, defaultOffsetMinutes: defaultOffsetMinutes)
             } else {
                 self = .object(try Value.decodeMembers(members, defaultOffsetMinutes: defaultOffsetMinutes))
@@ -37,18 +37,18 @@ extension Value {
     }
 
     private static func decodeTyped(_ tag: JSON, _ members: [String: JSON], defaultOffsetMinutes: Int) throws(APIError) -> Value {
-        switch tag.stringValue {
-        case "Date": return .date(try decodeDate(members, defaultOffsetMinutes: defaultOffsetMinutes))
-        case "Bytes": return .bytes(base64: try decodeBytes(members))
-        case "Pointer", "Object": return .pointer(try decodePointer(members))
-        case "File": return .file(try decodeFile(members))
-        case "GeoPoint": return .geoPoint(try decodeGeoPoint(members))
-        case "Relation":
+        switch tag.stringValue.flatMap(WireType.init(rawValue:)) {
+        case .date: return .date(try decodeDate(members, defaultOffsetMinutes: defaultOffsetMinutes))
+        case .bytes: return .bytes(base64: try decodeBytes(members))
+        case .pointer, .object: return .pointer(try decodePointer(members))
+        case .file: return .file(try decodeFile(members))
+        case .geoPoint: return .geoPoint(try decodeGeoPoint(members))
+        case .relation:
             guard let className = members["className"]?.stringValue, ClassName.isValid(className) else {
                 throw APIError(.incorrectType, "A Relation needs the className of its target class.")
             }
             return .relation(className: className)
-        default:
+        case nil:
             throw APIError(.incorrectType, "Unsupported __type \(JSONWriter.string(tag)).")
         }
     }
@@ -83,7 +83,7 @@ extension Value {
         guard id != nil || name != nil || url != nil else {
             throw APIError(.incorrectType, "A File needs an \"id\" (LeanCloud) or a \"name\" and \"url\".")
         }
-        let known: Set<String> = ["__type", "id", "objectId", "name", "filename", "url"]
+        let known: Set<String> = [WireType.key, "id", "objectId", "name", "filename", "url"]
         return FileReference(id: id, name: name, url: url, extra: members.filter { !known.contains($0.key) })
     }
 
@@ -102,12 +102,12 @@ extension Value {
         case .int(let number): .int(number)
         case .double(let number): .double(number)
         case .string(let text): .string(text)
-        case .date(let stamp): ["__type": "Date", "iso": .string(stamp.iso8601)]
-        case .bytes(let text): ["__type": "Bytes", "base64": .string(text)]
+        case .date(let stamp): .date(stamp)
+        case .bytes(let text): WireType.bytes.value(["base64": .string(text)])
         case .pointer(let pointer): pointer.wire
         case .file(let file): file.wire
-        case .geoPoint(let point): ["__type": "GeoPoint", "latitude": .double(point.latitude), "longitude": .double(point.longitude)]
-        case .relation(let className): ["__type": "Relation", "className": .string(className)]
+        case .geoPoint(let point): WireType.geoPoint.value(["latitude": .double(point.latitude), "longitude": .double(point.longitude)])
+        case .relation(let className): .relation(to: className)
         case .array(let values): .array(values.map(\.wire))
         case .object(let members): .object(members.mapValues(\.wire))
         }
@@ -117,7 +117,7 @@ extension Value {
 extension Pointer {
     /// `{"__type":"Pointer","className":…,"objectId":…}`
     public var wire: JSON {
-        ["__type": "Pointer", "className": .string(className), "objectId": .string(objectId)]
+        WireType.pointer.value(["className": .string(className), "objectId": .string(objectId)])
     }
 }
 
@@ -125,11 +125,10 @@ extension FileReference {
     /// `{"__type":"File", …}` with the members that are known.
     public var wire: JSON {
         var members = extra
-        members["__type"] = "File"
         if let id { members["id"] = .string(id) }
         if let name { members["name"] = .string(name) }
         if let url { members["url"] = .string(url) }
-        return .object(members)
+        return WireType.file.value(members)
     }
 }
 

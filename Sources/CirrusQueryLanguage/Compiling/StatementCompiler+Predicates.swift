@@ -120,7 +120,7 @@ extension StatementCompiler {
             }
             return try validated(Self.geoPointJSON(longitude: longitude, latitude: latitude), at: expression.position)
         }
-        guard json.typeTag == "GeoPoint" else {
+        guard json.isTyped(.geoPoint) else {
             throw CloudQueryError(at: expression.position, "a point is [longitude, latitude] or geopoint(longitude, latitude)")
         }
         return json

@@ -30,7 +30,7 @@ extension StatementCompiler {
         switch function {
         case .date:
             let argument = try bind(arguments[0])
-            if argument.typeTag == "Date" { return try validated(argument, at: arguments[0].position) }
+            if argument.isTyped(.date) { return try validated(argument, at: arguments[0].position) }
             let text = try string(arguments[0], argument, of: function)
             guard let stamp = Timestamp(parsing: text, defaultOffsetMinutes: options.defaultOffsetMinutes) else {
                 throw CloudQueryError(at: arguments[0].position, "date() takes a date such as '2011-08-20T02:06:57.931Z', not '\(text)'")
@@ -39,7 +39,7 @@ extension StatementCompiler {
         case .pointer:
             let className = try string(arguments[0], try bind(arguments[0]), of: function)
             let objectId = try string(arguments[1], try bind(arguments[1]), of: function)
-            return try validated(["__type": "Pointer", "className": .string(className), "objectId": .string(objectId)], at: position)
+            return try validated(WireType.pointer.value(["className": .string(className), "objectId": .string(objectId)]), at: position)
         case .geopoint:
             let longitude = try number(arguments[0], of: function)
             let latitude = try number(arguments[1], of: function)
@@ -48,7 +48,7 @@ extension StatementCompiler {
             return try file(arguments, at: position)
         case .base64:
             let text = try string(arguments[0], try bind(arguments[0]), of: function)
-            return try validated(["__type": "Bytes", "base64": .string(text)], at: arguments[0].position)
+            return try validated(WireType.bytes.value(["base64": .string(text)]), at: arguments[0].position)
         case .currentTimestamp:
             return Value.date(now).wire
         case .op:
@@ -59,9 +59,9 @@ extension StatementCompiler {
     /// `file('id')` (LeanCloud) or `file('name', 'url')` (Bmob).
     private func file(_ arguments: [Expression], at position: SourcePosition) throws(CloudQueryError) -> JSON {
         let first = try string(arguments[0], try bind(arguments[0]), of: .file)
-        guard arguments.count == 2 else { return try validated(["__type": "File", "id": .string(first)], at: position) }
+        guard arguments.count == 2 else { return try validated(WireType.file.value(["id": .string(first)]), at: position) }
         let url = try string(arguments[1], try bind(arguments[1]), of: .file)
-        return try validated(["__type": "File", "name": .string(first), "url": .string(url)], at: position)
+        return try validated(WireType.file.value(["name": .string(first), "url": .string(url)]), at: position)
     }
 
     /// `op('Increment', {'amount': 1})`: the REST operation `{"__op": "Increment", "amount": 1}`.
@@ -104,7 +104,7 @@ extension StatementCompiler {
 
     /// The REST GeoPoint.
     static func geoPointJSON(longitude: Double, latitude: Double) -> JSON {
-        ["__type": "GeoPoint", "latitude": .double(latitude), "longitude": .double(longitude)]
+        WireType.geoPoint.value(["latitude": .double(latitude), "longitude": .double(longitude)])
     }
 
     /// `json` after checking that it is a valid REST value, normalised to the stored form.

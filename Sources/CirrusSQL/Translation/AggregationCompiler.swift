@@ -181,8 +181,8 @@ public struct AggregationColumn: Sendable, Hashable {
         case (.json, .text(let text)): return try JSONParser.parse(text)
         case (.number, .text(let text)): return try JSONParser.parse(text)
         case (_, .int(let number)) where kind == .milliseconds:
-            return ["__type": "Date", "iso": .string(Timestamp(millisecondsSince1970: number).iso8601)]
-        case (.isoDate, .text(let iso)): return ["__type": "Date", "iso": .string(iso)]
+            return .date(Timestamp(millisecondsSince1970: number))
+        case (.isoDate, .text(let iso)): return .date(iso: iso)
         case (_, .int(let number)): return .int(number)
         case (_, .double(let number)): return .double(number)
         case (_, .text(let text)): return .string(text)

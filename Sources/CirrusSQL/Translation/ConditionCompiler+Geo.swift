@@ -38,7 +38,7 @@ extension ConditionCompiler {
 
     /// True when the field holds a GeoPoint object.
     private func isGeoPoint(_ path: FieldPath) -> SQLFragment {
-        dialect.compare(dialect.member("__type", of: target(path)), .equal, .string("GeoPoint"))
+        dialect.compare(dialect.member(WireType.key, of: target(path)), .equal, .string(WireType.geoPoint.rawValue))
     }
 
     private func coordinates(_ path: FieldPath) -> (latitude: SQLFragment, longitude: SQLFragment) {

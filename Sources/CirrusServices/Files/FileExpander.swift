@@ -19,7 +19,7 @@ struct FileExpander {
         for var row in rows {
             visibility.redact(&row, schema: nil, for: .master)
             var members = row.fields
-            members["__type"] = "File"
+            members.tag(.file)
             members["objectId"] = .string(row.objectId)
             members["createdAt"] = .string(row.createdAt.iso8601)
             members["updatedAt"] = .string(row.updatedAt.iso8601)
@@ -42,13 +42,13 @@ struct FileExpander {
     }
 
     private static func fileId(_ value: JSON) -> String? {
-        guard case .object(let members) = value, members["__type"] == "File" else { return nil }
+        guard case .object(let members) = value, members.isTyped(.file) else { return nil }
         return members["id"]?.stringValue ?? members["objectId"]?.stringValue
     }
 
     /// An included object: a pointer that carries its target's fields.
     private static func isIncluded(_ members: [String: JSON]) -> Bool {
-        members["__type"] == "Pointer" && members["createdAt"] != nil
+        members.isTyped(.pointer) && members["createdAt"] != nil
     }
 
     private static func replacing(_ value: JSON, with expanded: [String: JSON]) -> JSON {

@@ -103,7 +103,7 @@ struct Includer {
     }
 
     private static func pointer(_ value: JSON) -> Pointer? {
-        guard case .object(let members) = value, members["__type"] == "Pointer", let className = members["className"]?.stringValue,
+        guard case .object(let members) = value, members.isTyped(.pointer), let className = members["className"]?.stringValue,
             let id = members["objectId"]?.stringValue
         else { return nil }
         return Pointer(className: className, objectId: id)
@@ -121,7 +121,7 @@ struct Includer {
     /// A stored object as it appears when included.
     static func includedForm(_ object: StoredObject) -> JSON {
         var members = object.fields
-        members["__type"] = "Pointer"
+        members.tag(.pointer)
         members["className"] = .string(object.className)
         members["objectId"] = .string(object.objectId)
         members["createdAt"] = .string(object.createdAt.iso8601)
