@@ -61,14 +61,14 @@ enum Bmob {
         case .array(let elements):
             return .array(elements.map(value))
         case .object(var members):
-            switch members["__type"]?.stringValue {
-            case "Date":
+            switch members.wireType {
+            case .date:
                 if let text = members["iso"]?.stringValue, let iso = isoString(text) { members["iso"] = .string(iso) }
                 return .object(members)
-            case "File":
+            case .file:
                 if members["name"] == nil, let name = members.removeValue(forKey: "filename") { members["name"] = name }
                 return .object(members)
-            case "Object", "Pointer":
+            case .object, .pointer:
                 return object(.object(members))
             default:
                 return .object(members.mapValues(value))

@@ -19,7 +19,7 @@ extension LCObject {
     }
 
     /// Members of a reply that are not fields.
-    static let metadataKeys: Set<String> = ["objectId", "createdAt", "updatedAt", "__type", "className"]
+    static let metadataKeys: Set<String> = ["objectId", "createdAt", "updatedAt", WireType.key, "className"]
 
     /// The pending operations, to send them.
     func pendingOperations() -> [String: Operation] {

@@ -22,25 +22,25 @@ struct ObjectDecoder {
     /// The value of a field of `parent`: like ``value(_:)``, but relations know their field and object.
     func field(_ key: String, _ json: JSON, parent: LCObject) -> any LCValue {
         if key == "ACL", let acl = ValueCoder.acl(json) { return acl }
-        if json.typeTag == "Relation" {
+        if json.isTyped(.relation) {
             return LCRelation(key: key, parent: parent, objectClassName: json["className"]?.stringValue)
         }
         return value(json)
     }
 
     private func typed(_ members: [String: JSON]) -> (any LCValue)? {
-        switch members["__type"]?.stringValue {
-        case "Date": return members["iso"]?.stringValue.flatMap { LCDate(isoString: $0) }
-        case "Bytes": return members["base64"]?.stringValue.flatMap { LCData(base64EncodedString: $0) }
-        case "GeoPoint":
+        switch members.wireType {
+        case .date: return members["iso"]?.stringValue.flatMap { LCDate(isoString: $0) }
+        case .bytes: return members["base64"]?.stringValue.flatMap { LCData(base64EncodedString: $0) }
+        case .geoPoint:
             guard let latitude = members["latitude"]?.doubleValue, let longitude = members["longitude"]?.doubleValue else { return nil }
             return LCGeoPoint(latitude: latitude, longitude: longitude)
-        case "Pointer", "Object":
+        case .pointer, .object:
             guard let className = members["className"]?.stringValue else { return nil }
             return object(.object(members), className: className)
-        case "File": return file(members)
-        case "Relation": return LCRelation(key: "", parent: nil, objectClassName: members["className"]?.stringValue)
-        default: return nil
+        case .file: return file(members)
+        case .relation: return LCRelation(key: "", parent: nil, objectClassName: members["className"]?.stringValue)
+        case nil: return nil
         }
     }
 
@@ -64,7 +64,7 @@ struct ObjectDecoder {
     /// A date of a reply: an ISO text (`createdAt`) or a `{"__type":"Date"}` value.
     static func date(_ json: JSON?) -> Date? {
         if let text = json?.stringValue { return LCDate(isoString: text)?.value }
-        if json?.typeTag == "Date", let text = json?["iso"]?.stringValue { return LCDate(isoString: text)?.value }
+        if json?.isTyped(.date) == true, let text = json?["iso"]?.stringValue { return LCDate(isoString: text)?.value }
         return nil
     }
 }

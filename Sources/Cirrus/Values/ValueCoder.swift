@@ -13,12 +13,12 @@ enum ValueCoder {
         case is LCNull: .null
         case let array as LCArray: .array(array.value.map(encode))
         case let dictionary as LCDictionary: .object(dictionary.value.mapValues(encode))
-        case let date as LCDate: ["__type": "Date", "iso": .string(date.isoString)]
-        case let data as LCData: ["__type": "Bytes", "base64": .string(data.base64EncodedString)]
-        case let point as LCGeoPoint: ["__type": "GeoPoint", "latitude": .double(point.latitude), "longitude": .double(point.longitude)]
+        case let date as LCDate: .date(iso: date.isoString)
+        case let data as LCData: WireType.bytes.value(["base64": .string(data.base64EncodedString)])
+        case let point as LCGeoPoint: WireType.geoPoint.value(["latitude": .double(point.latitude), "longitude": .double(point.longitude)])
         case let acl as LCACL: encode(acl)
-        case let relation as LCRelation: ["__type": "Relation", "className": .string(relation.objectClassName ?? "")]
-        case let file as LCFile: file.objectId.map { ["__type": "File", "id": .string($0.value)] } ?? .null
+        case let relation as LCRelation: .relation(to: relation.objectClassName ?? "")
+        case let file as LCFile: file.objectId.map { WireType.file.value(["id": .string($0.value)]) } ?? .null
         case let object as LCObject: pointer(object)
         default: .null
         }
@@ -32,9 +32,9 @@ enum ValueCoder {
 
     /// `{"__type":"Pointer","className","objectId"}`.
     static func pointer(_ object: LCObject) -> JSON {
-        var members: [String: JSON] = ["__type": "Pointer", "className": .string(object.className)]
+        var members: [String: JSON] = ["className": .string(object.className)]
         if let id = object.objectId?.value { members["objectId"] = .string(id) }
-        return .object(members)
+        return WireType.pointer.value(members)
     }
 
     /// `{"<key>":{"read":true,"write":true}}`; denied permissions are left out.
