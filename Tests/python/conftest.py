@@ -133,6 +133,19 @@ class NoAppRouter:
         raise AssertionError("the LeanCloud SDK tried to use its AppRouter: LEANCLOUD_API_SERVER is not in effect")
 
 
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
+
+# Increments of a stored 64-bit integer, as (label, stored, amount, expected): exact while the result fits in 64 bits,
+# the nearest double beyond (2^63 + 999 is 2^63 as a double, where an exact decimal would keep 999).
+INT64_EDGE_INCREMENTS = [
+    ("max minus one stays exact", INT64_MAX, -1, INT64_MAX - 1),
+    ("min plus one stays exact", INT64_MIN, 1, INT64_MIN + 1),
+    ("past max is the nearest double", INT64_MAX, 1000, float(2**63)),
+    ("past min is the nearest double", INT64_MIN, -1, -float(2**63)),
+]
+
+
 # The tests log in with made-up github and weibo tokens, so the session's server trusts those two platforms as sent
 # (`--auth-trust`); every other platform keeps the default: refused unless its provider's check is configured.
 TRUSTED_PLATFORMS = ("--auth-trust", "github,weibo")
@@ -194,20 +207,30 @@ def leancloud(leancloud_sdk):
     leancloud_sdk.use_master_key(False)
 
 
-@pytest.fixture
-def wire(leancloud_sdk, cirrus):
-    """Every response the SDK's HTTP session receives during the test, in order (each has `.request`)."""
+@contextlib.contextmanager
+def recorded_responses(session, server_url):
+    """Every response the `requests` session receives meanwhile, in order (each has `.request`); all of them must have
+    gone to `server_url`'s LeanCloud paths."""
     responses = []
 
     def record(response, *args, **kwargs):
         responses.append(response)
 
-    hooks = leancloud_sdk.client.session.hooks["response"]
+    hooks = session.hooks["response"]
     hooks.append(record)
-    yield responses
-    hooks.remove(record)
-    strays = [r.request.url for r in responses if not r.request.url.startswith(cirrus.url + "/1.1/")]
+    try:
+        yield responses
+    finally:
+        hooks.remove(record)
+    strays = [r.request.url for r in responses if not r.request.url.startswith(server_url + "/1.1/")]
     assert not strays, "requests went elsewhere than the server: %s" % strays
+
+
+@pytest.fixture
+def wire(leancloud_sdk, cirrus):
+    """Every response the SDK's HTTP session receives during the test, in order (each has `.request`)."""
+    with recorded_responses(leancloud_sdk.client.session, cirrus.url) as responses:
+        yield responses
 
 
 _class_numbers = itertools.count(1)

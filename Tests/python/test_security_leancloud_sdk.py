@@ -18,7 +18,7 @@ import uuid
 import pytest
 import requests
 
-from conftest import APP_ID, MASTER_KEY, running_server
+from conftest import APP_ID, MASTER_KEY, recorded_responses, running_server
 
 MASTER = {"X-LC-Id": APP_ID, "X-LC-Key": MASTER_KEY + ",master", "Content-Type": "application/json"}
 ON_POSTGRES = bool(os.environ.get("CIRRUS_PYTEST_POSTGRES_URL"))
@@ -74,17 +74,8 @@ def sdk(leancloud, guarded):
 @pytest.fixture
 def replies(sdk, guarded):
     """Every response the SDK's HTTP session receives during the test (the S3 upload PUT goes around the session)."""
-    seen = []
-
-    def record(response, *args, **kwargs):
-        seen.append(response)
-
-    hooks = sdk.client.session.hooks["response"]
-    hooks.append(record)
-    yield seen
-    hooks.remove(record)
-    strays = [r.request.url for r in seen if not r.request.url.startswith(guarded.url + "/1.1/")]
-    assert not strays, "requests went elsewhere than the module's server: %s" % strays
+    with recorded_responses(sdk.client.session, guarded.url) as seen:
+        yield seen
 
 
 @pytest.fixture(scope="module")

@@ -37,11 +37,9 @@ import parse_rest.core as core
 import parse_rest.datatypes as datatypes
 import parse_rest.user as user_module
 
-from conftest import APP_ID, APP_KEY, MASTER_KEY, running_server
+from conftest import APP_ID, APP_KEY, INT64_EDGE_INCREMENTS, INT64_MAX, INT64_MIN, MASTER_KEY, running_server
 
 ON_POSTGRES = bool(os.environ.get("CIRRUS_PYTEST_POSTGRES_URL"))
-INT64_MAX = 2**63 - 1
-INT64_MIN = -(2**63)
 LARGEST_DOUBLE = 1.7976931348623157e308
 LIST_LIMIT = 10_000  # the default --max-query-list-values
 PROMPT = 10  # seconds a query within the limits may take here before it counts as occupying the server
@@ -520,13 +518,7 @@ def test_a_backtracking_regex_is_stopped_by_the_budget_on_sqlite_and_answers_at_
 # --- 5. numbers at the edges ------------------------------------------------------------------------------------------
 
 
-INCREMENT_CASES = [
-    # (stored, amount, expected): integers stay exact within 64 bits; beyond, the nearest double
-    ("max minus one stays exact", INT64_MAX, -1, INT64_MAX - 1),
-    ("min plus one stays exact", INT64_MIN, 1, INT64_MIN + 1),
-    ("past max is the nearest double", INT64_MAX, 1000, float(2**63)),
-    ("past min is the nearest double", INT64_MIN, -1, -float(2**63)),
-]
+INCREMENT_CASES = INT64_EDGE_INCREMENTS
 
 
 @pytest.mark.parametrize("label,stored,amount,expected", INCREMENT_CASES, ids=[case[0] for case in INCREMENT_CASES])
