@@ -3,17 +3,19 @@ public import CirrusModel
 /// The port every store implements: the embedded SQLite adapter and the PostgreSQL adapter.
 ///
 /// Stores run everything that filters and every atomic operation in SQL. They know nothing of
-/// dialects, permissions or HTTP; the services validate before calling them.
-public protocol StorageAdapter: Sendable {
+/// dialects, permissions or HTTP; the services validate before calling them. The port is the sum of four
+/// concerns, so that a caller can ask for the one it uses: objects, schema, accounts, and the changes the
+/// instances sharing a database tell each other.
+public protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, ChangeNoticeStorage {
     /// Applies pending migrations of the system tables.
     func prepare() async throws
 
-    /// The schema of every class, as recorded.
-    func loadSchemas() async throws -> [ClassSchema]
+    /// Releases connections.
+    func close() async throws
+}
 
-    /// The recorded schema of one class, or `nil` when the class does not exist.
-    func loadSchema(of className: String) async throws -> ClassSchema?
-
+/// Objects: writes (with their relation rows and account writes), reads, statistics, relations.
+public protocol ObjectStorage: Sendable {
     /// Runs writes in order. Independently: each succeeds or fails alone. Atomically: all commit or
     /// none does, and after the first failure the rest report ``StorageError/rolledBack``.
     func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>]
@@ -34,6 +36,37 @@ public protocol StorageAdapter: Sendable {
     /// How many objects match a query (order and page ignored).
     func count(_ query: StorageQuery) async throws -> Int
 
+    /// The members of an object's relation field.
+    func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer]
+
+    /// One page of the members of a relation field across every object of `ownerClass`, ordered by owning
+    /// objectId then related objectId, after the pair `after` (the last of the previous page; `nil` for the
+    /// first page), at most `limit`. Keyset pagination over the join table's key, for exports: one indexed range
+    /// per page, however many objects the class holds.
+    func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember]
+}
+
+/// Classes: their recorded fields and options, tables and expression indexes.
+public protocol SchemaStorage: Sendable {
+    /// The schema of every class, as recorded.
+    func loadSchemas() async throws -> [ClassSchema]
+
+    /// The recorded schema of one class, or `nil` when the class does not exist.
+    func loadSchema(of className: String) async throws -> ClassSchema?
+
+    /// Creates a class if it does not exist (with its table), records new field types (refusing a type that
+    /// conflicts with the recorded one, ``StorageError/typeConflict(field:recorded:attempted:)``) and replaces its
+    /// options when `options` is given; returns the class as recorded afterwards. One transaction.
+    func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema
+
+    /// Removes fields from a class: their recorded types, their values in every object and their relation members.
+    /// - Throws: ``StorageError/classNotFound(_:)``.
+    func deleteFields(className: String, fields: [String]) async throws
+
+    /// Drops a class that holds no objects: its table, field types and registry entry.
+    /// - Throws: ``StorageError/classNotEmpty(count:)`` or ``StorageError/classNotFound(_:)``.
+    func deleteClass(className: String) async throws
+
     /// Creates, if missing, an expression index on the JSON path `path` of the class's objects, so that
     /// equality and range conditions on it (and the class schema must record the field's scalar type, as the
     /// services pass it with every query) read the index instead of scanning the table. Dates are indexed on
@@ -42,6 +75,12 @@ public protocol StorageAdapter: Sendable {
     /// - Throws: ``StorageError/database(_:)`` when the class does not exist (it has no table to index yet).
     func ensureIndex(className: String, path: FieldPath) async throws
 
+    /// Drops the expression indexes ``ensureIndex(className:path:)`` created on `path`, if any.
+    func dropIndex(className: String, path: FieldPath) async throws
+}
+
+/// What accounts keep beside the objects: passwords and lock-outs, sessions, roles, linked accounts, codes and sends.
+public protocol AccountStorage: Sendable {
     /// A user's stored password and lock-out state, or `nil` when none was ever written.
     func account(userId: String) async throws -> StoredAccount?
 
@@ -82,35 +121,10 @@ public protocol StorageAdapter: Sendable {
 
     /// How many sends to `target` were recorded at or after `since`.
     func sendCount(target: String, since: Timestamp) async throws -> Int
+}
 
-    /// Creates a class if it does not exist (with its table), records new field types (refusing a type that
-    /// conflicts with the recorded one, ``StorageError/typeConflict(field:recorded:attempted:)``) and replaces its
-    /// options when `options` is given; returns the class as recorded afterwards. One transaction.
-    func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema
-
-    /// Removes fields from a class: their recorded types, their values in every object and their relation members.
-    /// - Throws: ``StorageError/classNotFound(_:)``.
-    func deleteFields(className: String, fields: [String]) async throws
-
-    /// Drops a class that holds no objects: its table, field types and registry entry.
-    /// - Throws: ``StorageError/classNotEmpty(count:)`` or ``StorageError/classNotFound(_:)``.
-    func deleteClass(className: String) async throws
-
-    /// Drops the expression indexes ``ensureIndex(className:path:)`` created on `path`, if any.
-    func dropIndex(className: String, path: FieldPath) async throws
-
-    /// The members of an object's relation field.
-    func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer]
-
-    /// One page of the members of a relation field across every object of `ownerClass`, ordered by owning
-    /// objectId then related objectId, after the pair `after` (the last of the previous page; `nil` for the
-    /// first page), at most `limit`. Keyset pagination over the join table's key, for exports: one indexed range
-    /// per page, however many objects the class holds.
-    func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember]
-
-    /// Releases connections.
-    func close() async throws
-
+/// The changes the instances sharing one database tell each other.
+public protocol ChangeNoticeStorage: Sendable {
     /// Tells the other instances sharing this database about a committed change. A store only one process uses
     /// has no one to tell.
     func announce(_ notice: ChangeNotice) async
@@ -119,7 +133,7 @@ public protocol StorageAdapter: Sendable {
     func notices() -> AsyncStream<ChangeNotice>
 }
 
-extension StorageAdapter {
+extension ChangeNoticeStorage {
     /// One process per database (SQLite): nothing to announce.
     public func announce(_ notice: ChangeNotice) async {}
 
