@@ -141,8 +141,13 @@ let package = Package(
         .target(
             name: "CirrusServer",
             dependencies: [
-                "CirrusHTTP", "CirrusSQLite", "CirrusPostgres", "CirrusMessaging", "CirrusFileStorage", "CirrusS3",
+                "CirrusModel", "CirrusStorage", "CirrusServices", "CirrusMigration", "CirrusHTTP", "CirrusSQLite", "CirrusPostgres",
+                "CirrusMessaging", "CirrusFileStorage", "CirrusS3",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 public import CirrusHTTP
 import CirrusFileStorage
 import CirrusMessaging
+import CirrusMigration
 import CirrusS3
 import CirrusServices
 public import CirrusStorage
@@ -72,10 +73,8 @@ public struct CirrusServer: Sendable {
             try? await store.close()
             throw error
         }
-        var responder = HTTPServices.makeResponder(
-            objects: objects, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger, transports: transports,
-            files: FileService(objects: objects, storage: storage, settings: fileSettings)
-        )
+        let app = Self.services(objects: objects, files: FileService(objects: objects, storage: storage, settings: fileSettings), transports: transports, logger: logger)
+        var responder = HTTPServices.makeResponder(app, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger)
         responder.clientAddressHeader = configuration.clientAddressHeader
         responder.transport = configuration.transport
         let connections = connectionLimiter(configuration.transport, logger: logger)
@@ -91,6 +90,20 @@ public struct CirrusServer: Sendable {
         return CirrusServer(
             keys: keys, store: store, application: application, changes: objects.changes, connections: connections,
             shutdownTimeout: configuration.resilience.shutdownTimeout
+        )
+    }
+
+    /// Every service of the app, each built once: the one composition root.
+    static func services(objects: ObjectService, files: FileService, transports: MessageTransports, logger: Logger) -> AppServices {
+        let users = UserService(objects: objects)
+        let messaging = objects.configuration.accounts.messaging
+        let exports = ExportJobs(
+            store: objects.store, storage: files.storage, signingKey: files.settings.signingKey, publicURL: files.settings.publicURL,
+            mail: transports.mail, mailFrom: messaging.emailFrom, appName: messaging.appName, logger: logger
+        )
+        return AppServices(
+            objects: objects, users: users, verification: VerificationService(users: users, transports: transports), files: files,
+            cloudQuery: CloudQueryService(objects: objects), schema: SchemaService(objects: objects), exports: exports
         )
     }
 

@@ -1,20 +1,14 @@
-public import CirrusServices
-import CirrusMigration
+import CirrusServices
 import CirrusModel
 import Logging
 
 /// Builds the endpoint table from the services.
 public enum HTTPServices {
-    /// The responder for an app: every endpoint, authentication and the error map.
-    /// - Parameter transports: where account e-mails and SMS codes go; by default in-memory outboxes.
-    /// - Parameter files: uploads and file contents.
-    public static func makeResponder(
-        objects: ObjectService, keys: AppKeys, maximumBodySize: Int, logger: Logger, transports: MessageTransports = .inMemory(),
-        files: FileService
-    ) -> CirrusResponder {
+    /// The responder for an app: every endpoint, authentication and the error map, over services built by the
+    /// composition root.
+    public static func makeResponder(_ services: AppServices, keys: AppKeys, maximumBodySize: Int, logger: Logger) -> CirrusResponder {
+        let (objects, users, verification, files) = (services.objects, services.users, services.verification, services.files)
         let objectsController = ObjectsController(objects: objects)
-        let users = UserService(objects: objects)
-        let verification = VerificationService(users: users, transports: transports)
         let routerBox = RouterBox()
         var router = APIRouter()
         SystemController().register(on: &router)
@@ -28,14 +22,9 @@ public enum HTTPServices {
         FilesController(files: files, objects: objectsController).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
-        let messaging = objects.configuration.accounts.messaging
-        let exportJobs = ExportJobs(
-            store: objects.store, storage: files.storage, signingKey: files.settings.signingKey, publicURL: files.settings.publicURL,
-            mail: transports.mail, mailFrom: messaging.emailFrom, appName: messaging.appName, logger: logger
-        )
-        ExportDataController(jobs: exportJobs, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)
-        CloudQueryController(cloudQuery: CloudQueryService(objects: objects)).register(on: &router)
-        SchemaController(schemas: SchemaService(objects: objects)).register(on: &router)
+        ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)
+        CloudQueryController(cloudQuery: services.cloudQuery).register(on: &router)
+        SchemaController(schemas: services.schema).register(on: &router)
         BatchController(objects: objectsController, users: users, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         var responder = CirrusResponder(
@@ -43,7 +32,7 @@ public enum HTTPServices {
             maximumUploadSize: files.settings.maximumSize, logger: logger,
             pages: AccountPagesController(verification: verification, logger: logger), downloads: FileDownloads(files: files)
         )
-        responder.exports = ExportDownloads(jobs: exportJobs)
+        responder.exports = ExportDownloads(jobs: services.exports)
         return responder
     }
 }
