@@ -43,6 +43,13 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Reads what has arrived, waiting (a minute at most) until something has: the first bytes of a reply.
+    func readSome() -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return String(decoding: buffer[0..<max(0, count)], as: UTF8.self)
+    }
+
     /// Reads until the peer closes the connection (or a minute passes without data).
     func readToEnd() -> String {
         var received: [UInt8] = []
