@@ -35,11 +35,11 @@ extension PostgresStorageAdapter {
             }
         }
         let wait = wait ?? connectionWait
-        let entry = deadlines.add(wait) {
+        let entry = DeadlineWatch.shared.add(wait) {
             guard leased.decide(.failure(CancellationError())) else { return }
             if outcome.decide(.failure(Self.noFreeConnection(within: wait))) { task.cancel() }
         }
-        defer { deadlines.remove(entry) }
+        defer { DeadlineWatch.shared.remove(entry) }
         return try await outcome.value { task.cancel() }
     }
 

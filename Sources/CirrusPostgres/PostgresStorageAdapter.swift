@@ -25,8 +25,6 @@ public final class PostgresStorageAdapter: StorageAdapter {
     let connectDeadline: Duration
     /// How long work waits for a free pool connection before it fails.
     let connectionWait: Duration
-    /// The wait timeouts of the work waiting for a pool connection, on one timer.
-    let deadlines = DeadlineWatch()
     /// The leased connections, so that work on one that closes fails at once.
     let watch = ConnectionWatch()
     /// Names this instance in the change notices it sends, so that it ignores its own.

@@ -77,9 +77,7 @@ final class WriteSession {
     }
 
     static func storageError(_ error: DatabaseError) -> StorageError {
-        if let refusal = SQLiteRefusal.apiError(fromMessage: error.message) { return .refused(refusal) }
-        // The statement clock interrupted a statement past the statement timeout.
-        if error.resultCode == .SQLITE_INTERRUPT { return .refused(.statementTimeout) }
+        if let refusal = SQLiteStorageAdapter.refusal(error) { return .refused(refusal) }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY { return .duplicateObjectId(error.message ?? "") }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return .duplicateValue(field: SystemSchema.uniqueField(inMessage: error.message ?? "") ?? "")

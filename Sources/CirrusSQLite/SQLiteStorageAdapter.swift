@@ -159,14 +159,20 @@ public final class SQLiteStorageAdapter: StorageAdapter {
         try pool.close()
     }
 
+    /// The client's error for a statement failure its request caused: a refusal raised inside the statement
+    /// (``SQLiteRefusal``), or the statement clock's interruption past the statement timeout; `nil` otherwise.
+    static func refusal(_ error: DatabaseError) -> APIError? {
+        if let refusal = SQLiteRefusal.apiError(fromMessage: error.message) { return refusal }
+        return error.resultCode == .SQLITE_INTERRUPT ? .statementTimeout : nil
+    }
+
     /// Runs a fragment and returns its rows; a refusal raised inside the statement is thrown as its ``APIError``.
     func rows(_ db: Database, _ fragment: SQLFragment) throws -> [Row] {
         let (sql, bindings) = try dialect.renderForDatabase(fragment)
         do {
             return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
         } catch let error as DatabaseError {
-            if let refusal = SQLiteRefusal.apiError(fromMessage: error.message) { throw refusal }
-            if error.resultCode == .SQLITE_INTERRUPT { throw APIError.statementTimeout }
+            if let refusal = Self.refusal(error) { throw refusal }
             throw error
         }
     }

@@ -23,6 +23,9 @@ public final class DeadlineWatch: @unchecked Sendable {
         let expire: @Sendable () -> Void
     }
 
+    /// The process's watch: request deadlines and waits for a database connection share its one timer.
+    public static let shared = DeadlineWatch()
+
     public init() {}
 
     /// Calls `expire` once `timeout` has passed, unless ``remove(_:)`` is called first with the id returned.

@@ -77,11 +77,6 @@ extension JSON {
         default: false
         }
     }
-
-    /// The `__type` tag of an object, or `nil`.
-    public var typeTag: String? {
-        self[WireType.key]?.stringValue
-    }
 }
 
 extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,

@@ -16,8 +16,8 @@ struct JSONTests {
         #expect(JSON.int(1).stringValue == nil)
         #expect(JSON.bool(false).boolValue == false)
         #expect(JSON.int(0).boolValue == nil)
-        #expect(object.typeTag == "Date")
-        #expect(JSON.object(["__type": 1]).typeTag == nil)
+        #expect(object.objectValue?.wireType == .date && object.isTyped(.date))
+        #expect(JSON.object(["__type": 1]).objectValue?.wireType == nil)
         #expect(JSON.null.isNull)
         #expect(!JSON.int(0).isNull)
     }
