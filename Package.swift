@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "CirrusSQLite",
             dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusSQL", "CirrusSQLAdapter",
+                "CirrusModel", "CirrusStorage", "CirrusSQL", "CirrusSQLStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The progress handler of the statement timeout.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -51,12 +51,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // What the SQL stores share: the statements of account writes, row decoding, the table directory.
-        .target(name: "CirrusSQLAdapter", dependencies: ["CirrusModel", "CirrusStorage", "CirrusSQL"], swiftSettings: swiftSettings),
+        .target(name: "CirrusSQLStore", dependencies: ["CirrusModel", "CirrusStorage", "CirrusSQL"], swiftSettings: swiftSettings),
         // The PostgreSQL store (postgres-nio: a connection pool, JSONB documents), for many instances on one database.
         .target(
             name: "CirrusPostgres",
             dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusSQL", "CirrusSQLAdapter",
+                "CirrusModel", "CirrusStorage", "CirrusSQL", "CirrusSQLStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -184,11 +184,11 @@ let package = Package(
         .testTarget(name: "CirrusQueryLanguageTests", dependencies: ["CirrusQueryLanguage"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices"], swiftSettings: swiftSettings),
-        .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite", "CirrusSQLStore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CirrusPostgresTests",
             dependencies: [
-                "CirrusTesting", "CirrusPostgres", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "CirrusTesting", "CirrusPostgres", "CirrusSQLStore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "CirrusMigrationTests", dependencies: ["CirrusMigration", "CirrusTesting", "CirrusFileStorage"], swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting", "CirrusSQLite", "CirrusSQLStore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CirrusSDKTests", dependencies: ["Cirrus", "CirrusModel", "CirrusTesting"], swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 @testable import CirrusSQLite
 import CirrusModel
+import CirrusSQLStore
 import CirrusStorage
 import CirrusTesting
 import Foundation

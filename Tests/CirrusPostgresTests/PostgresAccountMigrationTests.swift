@@ -1,4 +1,5 @@
 import CirrusPostgres
+import CirrusSQLStore
 import CirrusStorage
 import CirrusTesting
 import Testing

@@ -1,5 +1,6 @@
 import CirrusModel
 import CirrusPostgres
+import CirrusSQLStore
 import CirrusStorage
 import CirrusTesting
 import Testing

@@ -1,5 +1,6 @@
 import CirrusModel
 import CirrusSQL
+import CirrusSQLStore
 @testable import CirrusPostgres
 import CirrusStorage
 import CirrusTesting
@@ -21,11 +22,11 @@ struct PostgresResilienceTests {
             let start = ContinuousClock.now
             // The client's error, as when the request's deadline passes (503, code 124), not a database failure.
             await #expect(throws: APIError.statementTimeout) {
-                _ = try await store.read { try await store.rows($0, "SELECT pg_sleep(30)") }
+                _ = try await store.rows("SELECT pg_sleep(30)")
             }
             // It hung for ever before; the bound leaves room for a machine running every suite at once.
             #expect(ContinuousClock.now - start < .seconds(25))
-            try await store.read { try await store.execute($0, "SELECT 1") }
+            _ = try await store.rows("SELECT 1")
             try await store.close()
         }
     }
@@ -36,18 +37,19 @@ struct PostgresResilienceTests {
             let store = try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait)
             try await store.prepare()
             let start = ContinuousClock.now
-            await #expect(throws: PostgresStorageAdapter.connectionLost) {
-                try await store.read { connection in
+            await #expect(throws: PostgresDriver.connectionLost) {
+                try await store.driver.withConnection { connection in
                     // The server ends this very session, as a restart does; a query written to the closed channel
                     // afterwards is dropped by postgres-nio, and never answered.
-                    _ = try? await store.rows(connection, "SELECT pg_terminate_backend(pg_backend_pid())")
+                    let session = PostgresSession(connection, store.driver)
+                    _ = try? await session.rows("SELECT pg_terminate_backend(pg_backend_pid())")
                     try await connection.closeFuture.get()
-                    _ = try await store.rows(connection, "SELECT 1")
+                    _ = try await session.rows("SELECT 1")
                 }
             }
             // It hung for ever before; the bound leaves room for a machine running every suite at once.
             #expect(ContinuousClock.now - start < .seconds(60))
-            try await store.read { try await store.execute($0, "SELECT 1") }
+            _ = try await store.rows("SELECT 1")
             try await store.close()
         }
     }
@@ -60,15 +62,15 @@ struct PostgresResilienceTests {
             // a loaded machine can take longer than the wait under test).
             let (held, holding) = AsyncStream<Void>.makeStream()
             let holder = Task {
-                try await store.withConnection(waiting: PostgresTestDatabase.connectionWait) { connection in
+                try await store.driver.withConnection(waiting: PostgresTestDatabase.connectionWait) { connection in
                     holding.yield()
-                    try await store.execute(connection, "SELECT pg_sleep(10)")
+                    try await PostgresSession(connection, store.driver).execute("SELECT pg_sleep(10)")
                 }
             }
             for await _ in held { break }
             let start = ContinuousClock.now
-            await #expect(throws: PostgresStorageAdapter.noFreeConnection(within: .milliseconds(300))) {
-                try await store.read { try await store.execute($0, "SELECT 1") }
+            await #expect(throws: PostgresDriver.noFreeConnection(within: .milliseconds(300))) {
+                _ = try await store.rows("SELECT 1")
             }
             #expect(ContinuousClock.now - start < .seconds(8))
             try await holder.value

@@ -1,4 +1,5 @@
 import CirrusPostgres
+import CirrusSQLStore
 import CirrusTesting
 import Foundation
 import Logging

@@ -1,5 +1,6 @@
 import CirrusModel
 import CirrusSQLite
+import CirrusSQLStore
 import CirrusStorage
 import CirrusTesting
 import Testing

@@ -1,4 +1,5 @@
 import CirrusSQLite
+import CirrusSQLStore
 import CirrusStorage
 import CirrusTesting
 import Testing

@@ -6,7 +6,8 @@ import HTTPTypes
 /// `POST /batch`: sub-requests run in order through the same endpoints, each answered with
 /// `{"success":…}` or `{"error":…}`; with `"transaction": true` the writes commit all together or not at all.
 struct BatchController: Sendable {
-    let objects: ObjectsController
+    /// Commits the writes of a transactional batch.
+    let objects: ObjectService
     /// Resolves the session token a Bmob sub-request may carry (`"token"`), which it then runs as.
     let users: UserService
     /// The router the sub-requests go through; set once all endpoints are registered.
@@ -62,21 +63,28 @@ struct BatchController: Sendable {
         return response.status.code < 300 ? ["success": response.body] : ["error": response.body]
     }
 
-    /// Prepares every write, commits them in one transaction, then builds each reply.
+    /// Prepares every write through its endpoint's ``TransactionalWrite``, commits them in one transaction, then
+    /// builds each reply as its endpoint would.
     private func transaction(_ subrequests: [Result<APIRequest, APIError>], _ request: APIRequest) async throws -> APIResponse {
         var commands: [(command: WriteCommand, caller: Caller)] = []
-        var prepared: [(APIRequest, [String])] = []
+        var prepared: [(item: APIRequest, write: TransactionalWrite, changedKeys: [String])] = []
+        let router = router()
         for (index, subrequest) in subrequests.enumerated() {
             do {
-                let item = try subrequest.get()
-                let (command, keys) = try await prepare(item)
+                var item = try subrequest.get()
+                let (route, parameters) = try router.match(item.method, item.segments, dialect: item.dialect)
+                guard let write = route.transactional else {
+                    throw APIError(.invalidParameter, "Only creates, updates and deletes of objects can run in a transaction.")
+                }
+                item.parameters = parameters
+                let (command, keys) = try await write.prepare(item)
                 commands.append((command, item.caller))
-                prepared.append((item, keys))
+                prepared.append((item, write, keys))
             } catch let error as APIError {
                 throw APIError(error.reason, "Request \(index) of the transaction failed: \(error.message)")
             }
         }
-        let results = try await objects.objects.commit(commands, atomically: true)
+        let results = try await objects.commit(commands, atomically: true)
         if let failed = results.firstIndex(where: { if case .failure(let error) = $0 { error != .rolledBack } else { false } }),
             case .failure(let error) = results[failed]
         {
@@ -84,45 +92,11 @@ struct BatchController: Sendable {
             throw APIError(reason.reason, "Request \(failed) of the transaction failed: \(reason.message)")
         }
         var replies: [JSON] = []
-        for ((item, keys), result) in zip(prepared, results) {
+        for (write, result) in zip(prepared, results) {
             guard case .success(let written) = result else { continue }
-            replies.append(Self.reply(try await successReply(item, written, changedKeys: keys)))
+            replies.append(Self.reply(try await write.write.reply(write.item, written, write.changedKeys)))
         }
         return APIResponse(body: .array(replies))
-    }
-
-    private func prepare(_ item: APIRequest) async throws -> (WriteCommand, [String]) {
-        let (route, parameters) = try router().match(item.method, item.segments, dialect: item.dialect)
-        var item = item
-        item.parameters = parameters
-        let className = item.parameter("className")
-        let service = objects.objects
-        switch (route.method, route.pattern) {
-        case (.post, ["classes", ":className"]):
-            return (.insert(try await service.prepareCreate(className, body: try item.objectBody(), options: objects.options(item), caller: item.caller)), [])
-        case (.put, ["classes", ":className", ":objectId"]):
-            let condition = try QueryParameters(request: item, limits: service.configuration.queryLimits).writeCondition()
-            let (command, keys) = try await service.prepareUpdate(
-                className, objectId: item.parameter("objectId"), body: try item.objectBody(), condition: condition,
-                options: objects.options(item), caller: item.caller
-            )
-            return (.update(command), keys)
-        case (.delete, ["classes", ":className", ":objectId"]):
-            let condition = try QueryParameters(request: item, limits: service.configuration.queryLimits).writeCondition()
-            return (.delete(try await service.prepareDelete(className, objectIds: objects.objectIds(item), condition: condition, caller: item.caller)), [])
-        default:
-            throw APIError(.invalidParameter, "Only creates, updates and deletes of objects can run in a transaction.")
-        }
-    }
-
-    private func successReply(_ item: APIRequest, _ result: WriteResult, changedKeys: [String]) async throws -> APIResponse {
-        var item = item
-        if let (_, parameters) = try? router().match(item.method, item.segments, dialect: item.dialect) { item.parameters = parameters }
-        switch result {
-        case .inserted(let object): return try await objects.createdReply(item, object)
-        case .updated(let object): return try await objects.updatedReply(item, UpdateOutcome(object: object, changedKeys: changedKeys))
-        case .deleted, .account: return try objects.deletedReply(item, missing: nil)
-        }
     }
 }
 

@@ -8,11 +8,17 @@ struct ObjectsController: Sendable {
     let objects: ObjectService
 
     func register(on router: inout APIRouter) {
-        router.on(.post, "classes/:className") { try await create($0) }
+        router.on(.post, "classes/:className", transactional: TransactionalWrite(prepare: prepareCreate, reply: createdReply)) {
+            try await create($0)
+        }
         router.on(.get, "classes/:className") { try await find($0) }
         router.on(.get, "classes/:className/:objectId") { try await get($0) }
-        router.on(.put, "classes/:className/:objectId") { try await update($0) }
-        router.on(.delete, "classes/:className/:objectId") { try await delete($0) }
+        router.on(.put, "classes/:className/:objectId", transactional: TransactionalWrite(prepare: prepareUpdate, reply: updatedReply)) {
+            try await update($0)
+        }
+        router.on(.delete, "classes/:className/:objectId", transactional: TransactionalWrite(prepare: prepareDelete, reply: deletedReply)) {
+            try await delete($0)
+        }
     }
 
     func options(_ request: APIRequest) -> WriteOptions {
@@ -26,6 +32,18 @@ struct ObjectsController: Sendable {
     func create(_ request: APIRequest) async throws -> APIResponse {
         let className = request.parameter("className")
         let object = try await objects.create(className, body: try request.objectBody(), options: options(request), caller: request.caller)
+        return try await createdReply(request, object)
+    }
+
+    /// The create of a transactional batch.
+    @Sendable func prepareCreate(_ request: APIRequest) async throws -> TransactionalWrite.Prepared {
+        let insert = try await objects.prepareCreate(request.parameter("className"), body: try request.objectBody(), options: options(request), caller: request.caller)
+        return (.insert(insert), [])
+    }
+
+    /// The reply to a create committed in a transactional batch.
+    @Sendable func createdReply(_ request: APIRequest, _ result: WriteResult, _ changedKeys: [String]) async throws -> APIResponse {
+        guard case .inserted(let object) = result else { throw APIError(.internalError, "A create wrote no object.") }
         return try await createdReply(request, object)
     }
 
@@ -84,6 +102,22 @@ struct ObjectsController: Sendable {
         return try await updatedReply(request, outcome)
     }
 
+    /// The update of a transactional batch.
+    @Sendable func prepareUpdate(_ request: APIRequest) async throws -> TransactionalWrite.Prepared {
+        let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
+        let (update, keys) = try await objects.prepareUpdate(
+            request.parameter("className"), objectId: request.parameter("objectId"), body: try request.objectBody(), condition: condition,
+            options: options(request), caller: request.caller
+        )
+        return (.update(update), keys)
+    }
+
+    /// The reply to an update committed in a transactional batch.
+    @Sendable func updatedReply(_ request: APIRequest, _ result: WriteResult, _ changedKeys: [String]) async throws -> APIResponse {
+        guard case .updated(let object) = result else { throw APIError(.internalError, "An update wrote no object.") }
+        return try await updatedReply(request, UpdateOutcome(object: object, changedKeys: changedKeys))
+    }
+
     /// LeanCloud `{"updatedAt","objectId"}`, others `{"updatedAt"}`; with `fetchWhenSave` (or `new`) also the
     /// changed fields and the Relation descriptors, as recorded from LeanCloud.
     func updatedReply(_ request: APIRequest, _ outcome: UpdateOutcome) async throws -> APIResponse {
@@ -109,6 +143,18 @@ struct ObjectsController: Sendable {
             return try deletedReply(request, missing: error)
         }
         return try deletedReply(request, missing: nil)
+    }
+
+    /// The delete of a transactional batch.
+    @Sendable func prepareDelete(_ request: APIRequest) async throws -> TransactionalWrite.Prepared {
+        let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
+        let delete = try await objects.prepareDelete(request.parameter("className"), objectIds: objectIds(request), condition: condition, caller: request.caller)
+        return (.delete(delete), [])
+    }
+
+    /// The reply to a delete committed in a transactional batch.
+    @Sendable func deletedReply(_ request: APIRequest, _ result: WriteResult, _ changedKeys: [String]) async throws -> APIResponse {
+        try deletedReply(request, missing: nil)
     }
 
     /// The objectIds of a delete: LeanCloud accepts a comma-separated list (`DELETE /classes/C/id1,id2`).

@@ -1,4 +1,5 @@
 import CirrusModel
+public import CirrusStorage
 public import HTTPTypes
 
 /// A table of endpoints matched on method and path segments, shared by all dialects.
@@ -16,6 +17,8 @@ public struct APIRouter: Sendable {
         let resolvesSession: Bool
         /// Whether the body is a file's content, collected up to the file size limit rather than the body limit.
         let takesUpload: Bool
+        /// How the endpoint runs as one write of a transactional batch; `nil` for endpoints that cannot.
+        let transactional: TransactionalWrite?
         let handler: Handler
     }
 
@@ -26,12 +29,13 @@ public struct APIRouter: Sendable {
     /// Adds an endpoint. Segments starting with `:` capture a parameter.
     public mutating func on(
         _ method: HTTPRequest.Method, _ path: String, dialects: Set<Dialect> = Set(Dialect.allCases),
-        authenticated: Bool = true, session: Bool = true, upload: Bool = false, _ handler: @escaping Handler
+        authenticated: Bool = true, session: Bool = true, upload: Bool = false, transactional: TransactionalWrite? = nil,
+        _ handler: @escaping Handler
     ) {
         let pattern = path.split(separator: "/").map(String.init)
         routes.append(Route(
             method: method, pattern: pattern, dialects: dialects, requiresAuthentication: authenticated, resolvesSession: session,
-            takesUpload: upload, handler: handler
+            takesUpload: upload, transactional: transactional, handler: handler
         ))
     }
 
@@ -92,5 +96,24 @@ public struct APIRouter: Sendable {
             if !methods.contains(route.method.rawValue) { methods.append(route.method.rawValue) }
         }
         return (methods + ["OPTIONS"]).joined(separator: ", ")
+    }
+}
+
+/// How a write endpoint runs as one command of a transactional batch (`"transaction": true`): `prepare` checks and
+/// plans the write with the service step the endpoint itself runs, and `reply` answers it as the endpoint would once
+/// the batch's transaction has committed.
+public struct TransactionalWrite: Sendable {
+    /// The planned write and the keys it changes (for `fetchWhenSave` replies).
+    public typealias Prepared = (command: WriteCommand, changedKeys: [String])
+
+    let prepare: @Sendable (APIRequest) async throws -> Prepared
+    let reply: @Sendable (APIRequest, WriteResult, _ changedKeys: [String]) async throws -> APIResponse
+
+    public init(
+        prepare: @escaping @Sendable (APIRequest) async throws -> Prepared,
+        reply: @escaping @Sendable (APIRequest, WriteResult, _ changedKeys: [String]) async throws -> APIResponse
+    ) {
+        self.prepare = prepare
+        self.reply = reply
     }
 }

@@ -16,3 +16,17 @@ public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension SQLValue {
+    /// The text of a text value.
+    public var text: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
+    /// The number of an integer value.
+    public var integer: Int64? {
+        if case .int(let number) = self { return number }
+        return nil
+    }
+}

@@ -26,4 +26,43 @@ extension PostgresDialect {
             + "jsonb_typeof(\"u\".\"data\" -> 'authData') = 'object' THEN \"u\".\"data\" -> 'authData' ELSE '{}'::jsonb END) AS \"p\" "
             + "WHERE jsonb_typeof(\"p\".value) = 'object' AND COALESCE(\(id)) IS NOT NULL"
     }
+
+    /// A transaction-scoped advisory lock per schema: of several instances starting at once, one migrates.
+    public var migrationLock: SQLFragment? {
+        "SELECT pg_advisory_xact_lock(hashtextextended('cirrus-migrations:' || current_schema(), 0))"
+    }
+
+    /// A transaction-scoped advisory lock per class and schema, taken by every instance's first write to the class.
+    public func classCreationLock(_ className: String) -> SQLFragment? {
+        "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(bind: .text("cirrus-class:" + className)), 0))"
+    }
+
+    /// `EXPLAIN` with sequential scans discouraged: whether an index *can* answer, however few rows the table holds.
+    public func queryPlan(of statement: SQLFragment) -> (setup: [SQLFragment], explain: SQLFragment, detailColumn: Int) {
+        (["SET LOCAL enable_seqscan = off"], "EXPLAIN " + statement, 0)
+    }
+}
+
+/// What the PostgreSQL store asks of a primary and its streaming replica (``PostgresDriver``).
+extension PostgresDialect {
+    /// The primary's current write-ahead-log position, as text.
+    public static let walPosition: SQLFragment = "SELECT pg_current_wal_lsn()::text"
+
+    /// One row of `TRUE` (1) when the replica has replayed the log up to `position`.
+    public static func hasReplayed(_ position: String) -> SQLFragment {
+        "SELECT COALESCE(pg_last_wal_replay_lsn() >= \(bind: .text(position))::pg_lsn, FALSE)"
+    }
+}
+
+/// The change notices between instances sharing a database (`LISTEN`/`NOTIFY`).
+extension PostgresDialect {
+    /// The schema the connection's statements use.
+    public static let currentSchema: SQLFragment = "SELECT current_schema()"
+
+    /// One statement that sends each payload on `channel`, prefixed with the schema (instances serving another schema
+    /// of the same database ignore it).
+    public static func notify(_ channel: String, _ payloads: [String]) -> SQLFragment {
+        let calls: [SQLFragment] = payloads.map { "pg_notify(\(bind: .text(channel)), current_schema() || ' ' || \(bind: .text($0)))" }
+        return SQLFragment("SELECT ") + calls.joined(separator: ", ")
+    }
 }

@@ -184,6 +184,18 @@ public protocol SQLDialect: Sendable {
     /// `users` (a quoted table, aliased `"u"`, with the accounts as `"p"`): the account id is the entry's `uid`, else
     /// `openid`, else `id`, a string or an integral number as text; entries without one are skipped.
     func linkedAccounts(ofUsersIn users: String) -> String
+
+    /// The statement that holds, until the transaction ends, the lock of migrating the system tables; `nil` where
+    /// one process at a time uses the database (and its one writer is the lock).
+    var migrationLock: SQLFragment? { get }
+
+    /// The statement that holds, until the transaction ends, the lock of creating the table of `className`; `nil` where
+    /// one process at a time uses the database.
+    func classCreationLock(_ className: String) -> SQLFragment?
+
+    /// How to read the plan the database chooses for `statement`, preferring indexes where it can: `setup` runs first
+    /// in the same transaction, and each row of `explain` holds a line of the plan in column `detailColumn`.
+    func queryPlan(of statement: SQLFragment) -> (setup: [SQLFragment], explain: SQLFragment, detailColumn: Int)
 }
 
 /// The JSON kinds a value can have.

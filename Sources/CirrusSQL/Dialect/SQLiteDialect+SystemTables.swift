@@ -30,4 +30,15 @@ extension SQLiteDialect {
         return "SELECT \"u\".\"id\", \"p\".key, COALESCE(\(id)) FROM \(users) AS \"u\", json_each(\"u\".\"data\", '$.authData') AS \"p\" "
             + "WHERE \"p\".type = 'object' AND COALESCE(\(id)) IS NOT NULL"
     }
+
+    /// None: one process writes the file, through one writer connection.
+    public var migrationLock: SQLFragment? { nil }
+
+    public func classCreationLock(_ className: String) -> SQLFragment? { nil }
+
+    /// `EXPLAIN QUERY PLAN`; the read before it reloads the connection's schema (EXPLAIN reads nothing, so it would
+    /// plan with a cached schema that lacks an index another connection has just added).
+    public func queryPlan(of statement: SQLFragment) -> (setup: [SQLFragment], explain: SQLFragment, detailColumn: Int) {
+        (["SELECT COUNT(*) FROM sqlite_master"], "EXPLAIN QUERY PLAN " + statement, 3)
+    }
 }

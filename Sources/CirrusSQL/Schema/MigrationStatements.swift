@@ -21,3 +21,10 @@ public struct MigrationStatements: Sendable {
         "INSERT INTO \(raw: table) (\"name\", \"applied_at\") VALUES (\(bind: .text(name)), \(bind: .int(time.millisecondsSince1970)))"
     }
 }
+
+/// The savepoint each command of a batch runs in, so that its failure undoes its writes and no others.
+public enum SavepointStatements {
+    public static let begin: SQLFragment = "SAVEPOINT cirrus_command"
+    public static let release: SQLFragment = "RELEASE SAVEPOINT cirrus_command"
+    public static let rollback: SQLFragment = "ROLLBACK TO SAVEPOINT cirrus_command"
+}

@@ -39,8 +39,10 @@ public struct AccountStatements: Sendable {
             + "\(bind: .text("[\(time.millisecondsSince1970)]"))) ON CONFLICT (\"user_id\") DO UPDATE SET \"failures\" = \(appended)"
     }
 
-    /// Removes the account rows, sessions and third-party links of deleted users.
-    public func deleteAccounts(userIds: [String]) -> [SQLFragment] {
+    /// What deleting objects of `className` also removes: the account rows, sessions and third-party links of deleted
+    /// users; nothing for other classes.
+    public func deletingAccounts(of className: String, userIds: [String]) -> [SQLFragment] {
+        guard className == "_User", !userIds.isEmpty else { return [] }
         let ids = userIds.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")
         return [
             "DELETE FROM \(raw: credentials) WHERE \"user_id\" IN (\(ids))",

@@ -25,17 +25,3 @@ public struct StoredRow: Sendable {
         return StoredRow(object: object, encodedSize: dataText.utf8.count)
     }
 }
-
-extension SQLValue {
-    /// The text of a text value.
-    public var text: String? {
-        if case .text(let text) = self { return text }
-        return nil
-    }
-
-    /// The number of an integer value.
-    public var integer: Int64? {
-        if case .int(let number) = self { return number }
-        return nil
-    }
-}

@@ -1,36 +1,27 @@
-import CirrusModel
-import CirrusSQL
-import CirrusSQLAdapter
-import CirrusStorage
-import PostgresNIO
+public import CirrusStorage
 
-extension PostgresStorageAdapter {
+extension SQLStore {
     public func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
         do {
-            let (results, created) = try await writing { connection in
-                let session = PostgresWriteSession(adapter: self, connection: connection)
-                var results: [Result<WriteResult, StorageError>] = []
-                var failed = false
+            let (results, created) = try await driver.transaction { session in
+                let transaction = WriteTransaction(store: self, session: session)
                 // One command, or an all-or-nothing batch, needs no savepoints: a failure rolls the whole transaction
                 // back (a single write is BEGIN, the statement, COMMIT: three round trips instead of five).
-                if commands.count == 1 {
-                    let result = await session.runAlone(commands[0])
-                    if case .failure = result { throw AtomicBatchFailed(results: [result]) }
-                    for notices in self.objectNotices(commands, [result]) { try await self.execute(connection, notices) }
-                    return ([result], session.createdTables)
-                }
+                let alone = atomically || commands.count == 1
+                var results: [Result<WriteResult, StorageError>] = []
+                var failed = false
                 for command in commands {
                     if failed {
                         results.append(.failure(.rolledBack))
                         continue
                     }
-                    let result = atomically ? await session.runAlone(command) : await session.runInSavepoint(command)
-                    if case .failure = result, atomically { failed = true }
+                    let result = alone ? await transaction.run(command) : try await transaction.runInSavepoint(command)
+                    if case .failure = result, alone { failed = true }
                     results.append(result)
                 }
                 if failed { throw AtomicBatchFailed(results: results) }
-                for notices in self.objectNotices(commands, results) { try await self.execute(connection, notices) }
-                return (results, session.createdTables)
+                for notices in self.driver.noticeStatements(commands, results) { try await session.execute(notices) }
+                return (results, transaction.createdTables)
             }
             for (className, table) in created { tables.record(className: className, table: table) }
             return results
@@ -39,6 +30,8 @@ extension PostgresStorageAdapter {
                 if case .success = result { return .failure(.rolledBack) }
                 return result
             }
+        } catch {
+            throw failure(error)
         }
     }
 }

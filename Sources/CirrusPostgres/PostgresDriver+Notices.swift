@@ -1,13 +1,13 @@
 import CirrusModel
-import CirrusSQL
-import CirrusSQLAdapter
+public import CirrusSQL
+import CirrusSQLStore
 public import CirrusStorage
 import Foundation
 import PostgresNIO
 
 /// Change notices between the instances sharing one database, over `LISTEN`/`NOTIFY` on one channel. A payload is
 /// `<schema> <JSON>`: instances serving another schema of the same database ignore it.
-extension PostgresStorageAdapter {
+extension PostgresDriver {
     static let noticeChannel = "cirrus_changes"
 
     /// Sends a notice on the channel; every other instance's ``notices()`` yields it. A notice that cannot be sent is
@@ -15,11 +15,7 @@ extension PostgresStorageAdapter {
     public func announce(_ notice: ChangeNotice) async {
         let payload = JSONWriter.string(Self.encode(notice, from: instanceId))
         do {
-            try await read { connection in
-                // The schema goes with the notice: instances on other schemas of the database ignore it.
-                try await self.execute(connection,
-                    "SELECT pg_notify(\(bind: .text(Self.noticeChannel)), current_schema() || ' ' || \(bind: .text(payload)))")
-            }
+            try await withConnection { try await PostgresSession($0, self).execute(PostgresDialect.notify(Self.noticeChannel, [payload])) }
         } catch {
             logger.warning("a change notice could not be sent", metadata: ["notice": "\(notice)", "error": "\(error)"])
         }
@@ -48,7 +44,7 @@ extension PostgresStorageAdapter {
 
     private func listen(afterLoss lost: Bool, _ continuation: AsyncStream<ChangeNotice>.Continuation) async throws {
         try await withConnection { connection in
-            let schema = try await self.rows(connection, "SELECT current_schema()").first?.first?.text ?? ""
+            let schema = try await PostgresSession(connection, self).rows(PostgresDialect.currentSchema).first?.first?.text ?? ""
             try await connection.listen(on: Self.noticeChannel) { notifications in
                 if lost { continuation.yield(.everything) }
                 for try await notification in notifications {
@@ -81,7 +77,7 @@ extension PostgresStorageAdapter {
     /// changed no object). Run inside the write transaction, the notices reach the other instances when (and only
     /// if) it commits, without a transaction of their own. Consecutive changes of one kind to one class share a
     /// notice, and a statement makes at most 500 calls (a select list holds at most 1 664 entries).
-    func objectNotices(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
+    public func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
         var changes: [ObjectChange] = []
         for (command, result) in zip(commands, results) {
             guard case .success(let written) = result, let change = ObjectChange(command, result: written) else { continue }
@@ -93,10 +89,7 @@ extension PostgresStorageAdapter {
         }
         let payloads = changes.flatMap(Self.pieces(of:)).map { JSONWriter.string(Self.encode(.objects($0), from: instanceId)) }
         return stride(from: 0, to: payloads.count, by: 500).map { start in
-            let calls: [SQLFragment] = payloads[start..<min(start + 500, payloads.count)].map {
-                "pg_notify(\(bind: .text(Self.noticeChannel)), current_schema() || ' ' || \(bind: .text($0)))"
-            }
-            return SQLFragment("SELECT ") + calls.joined(separator: ", ")
+            PostgresDialect.notify(Self.noticeChannel, Array(payloads[start..<min(start + 500, payloads.count)]))
         }
     }
 

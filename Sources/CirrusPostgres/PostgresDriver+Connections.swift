@@ -9,7 +9,7 @@ import PostgresNIO
 /// connection that has just closed (PostgreSQL restarted) is dropped, and its result never arrives. Work leased a
 /// connection runs in a task of its own, and the caller waits for the first of its result, the connection's close
 /// and (before a connection is leased) the wait timeout: a dropped query leaves its task behind, not its caller.
-extension PostgresStorageAdapter {
+extension PostgresDriver {
     /// Runs `body` on a connection of `pool` (the primary's by default).
     /// - Parameter wait: how long to wait for a connection; ``connectionWait`` by default.
     /// - Throws: ``noFreeConnection(within:)`` when no connection is free within the wait,

@@ -1,30 +1,34 @@
 import CirrusModel
 import Foundation
-import CirrusSQL
-import CirrusSQLAdapter
-import CirrusStorage
+public import CirrusSQL
+public import CirrusSQLStore
 import NIOCore
 import PostgresNIO
 
-/// Running rendered fragments on a connection, and transactions.
-extension PostgresStorageAdapter {
-    /// Runs a fragment and returns its rows, each as its values in column order.
-    func rows(_ connection: PostgresConnection, _ fragment: SQLFragment) async throws -> [[SQLValue]] {
+/// A leased connection's statements: fragments rendered with `$n` placeholders and their bindings.
+public struct PostgresSession: SQLSession, Sendable {
+    let connection: PostgresConnection
+    let driver: PostgresDriver
+
+    init(_ connection: PostgresConnection, _ driver: PostgresDriver) {
+        self.connection = connection
+        self.driver = driver
+    }
+
+    public func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]] {
         var result: [[SQLValue]] = []
-        for try await row in try await connection.query(query(fragment), logger: logger) {
+        for try await row in try await connection.query(query(fragment), logger: driver.logger) {
             result.append(try row.makeRandomAccess().map(SQLValue.init(cell:)))
         }
         return result
     }
 
-    /// Runs a fragment that returns no rows (or whose rows do not matter).
-    func execute(_ connection: PostgresConnection, _ fragment: SQLFragment) async throws {
-        try await connection.query(query(fragment), logger: logger)
+    public func execute(_ fragment: SQLFragment) async throws {
+        try await connection.query(query(fragment), logger: driver.logger)
     }
 
-    /// The fragment rendered with `$n` placeholders and its bindings.
-    func query(_ fragment: SQLFragment) throws -> PostgresQuery {
-        let (sql, values) = try dialect.renderForDatabase(fragment)
+    private func query(_ fragment: SQLFragment) throws -> PostgresQuery {
+        let (sql, values) = try driver.dialect.renderForDatabase(fragment)
         var bindings = PostgresBindings(capacity: values.count)
         for value in values {
             switch value {
@@ -36,23 +40,6 @@ extension PostgresStorageAdapter {
             }
         }
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
-    }
-
-    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws or when
-    /// its task was cancelled first (its request's deadline passed: the client was told it failed).
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await withConnection { connection in
-            try await connection.query("BEGIN", logger: self.logger)
-            do {
-                let value = try await body(connection)
-                try Task.checkCancellation()
-                try await connection.query("COMMIT", logger: self.logger)
-                return value
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: self.logger)
-                throw error
-            }
-        }
     }
 }
 

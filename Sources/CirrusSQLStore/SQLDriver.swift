@@ -1,0 +1,71 @@
+public import CirrusModel
+public import CirrusSQL
+public import CirrusStorage
+
+/// One connection's statements, for as long as a read or a transaction lasts.
+public protocol SQLSession {
+    /// Runs a fragment and returns its rows, each as its values in column order.
+    func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]]
+
+    /// Runs a fragment that returns no rows (or whose rows do not matter).
+    func execute(_ fragment: SQLFragment) async throws
+}
+
+/// What a SQL engine gives ``SQLStore``: its dialect, connections for reads and for transactions, and what its
+/// errors mean. Everything else a store does (every statement, every rule) is the store's, written once.
+public protocol SQLDriver: Sendable {
+    associatedtype Dialect: AggregationDialect
+    associatedtype Session: SQLSession
+
+    var dialect: Dialect { get }
+
+    /// Waits until the database answers, before the migrations run.
+    func open() async throws
+
+    /// Runs `body` on one connection as one consistent read.
+    /// - Parameter replica: the read may go to a replica that has replayed every committed write (queries may;
+    ///   gets by id, sessions, codes and accounts do not).
+    func read<T: Sendable>(replica: Bool, _ body: @escaping @Sendable (Session) async throws -> T) async throws -> T
+
+    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T
+
+    /// The client's error for a statement failure its request caused (a refused pattern, a statement past the
+    /// statement timeout, a number out of range), or `nil`.
+    func refusal(_ error: any Error) -> APIError?
+
+    /// A failed write's storage error, for the engine's errors: unique violations name the object id or the field.
+    func writeFailure(_ error: any Error) -> StorageError
+
+    /// What went wrong, as the engine tells it (its code and message).
+    func describe(_ error: any Error) -> String
+
+    /// The statements that tell the other instances sharing the database about a transaction's committed changes,
+    /// run inside it (so they reach the others only if it commits); none for a database one process uses.
+    func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment]
+
+    /// Tells the other instances about a committed change.
+    func announce(_ notice: ChangeNotice) async
+
+    /// The changes other instances announce.
+    func notices() -> AsyncStream<ChangeNotice>
+
+    /// Releases the connections.
+    func close() async throws
+}
+
+extension SQLDriver {
+    /// An embedded database answers once opened.
+    public func open() async throws {}
+
+    /// One process per database (SQLite): no one to tell.
+    public func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
+        []
+    }
+
+    public func announce(_ notice: ChangeNotice) async {}
+
+    public func notices() -> AsyncStream<ChangeNotice> {
+        AsyncStream { $0.finish() }
+    }
+}

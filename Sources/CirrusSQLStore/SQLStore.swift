@@ -1,0 +1,115 @@
+import CirrusModel
+import CirrusSQL
+public import CirrusStorage
+
+/// The SQL store, written once for every SQL engine: each class has its own table (`o_<class>`) of documents,
+/// registered in `_cirrus_classes`; field types live in `_cirrus_fields`, relation members in `_cirrus_relations`,
+/// and accounts (passwords, sessions, codes, links) in their own tables. Every query, aggregate, ACL predicate and
+/// atomic operation runs as SQL in the driver's dialect (``CirrusSQL``); the driver only runs statements.
+///
+/// A new SQL engine needs a ``SQLDialect`` and a ``SQLDriver``, nothing else.
+public final class SQLStore<Driver: SQLDriver>: StorageAdapter {
+    public let driver: Driver
+    let tables = TableDirectory()
+    private let closeOnce = OnceFlag()
+
+    public init(driver: Driver) {
+        self.driver = driver
+    }
+
+    var dialect: Driver.Dialect { driver.dialect }
+    var registry: RegistryStatements { RegistryStatements(dialect: dialect) }
+
+    /// Applies the pending migrations of the system tables, in one transaction (under the dialect's migration lock, so
+    /// that of several instances starting at once one migrates and the others then find the migrations applied).
+    public func prepare() async throws {
+        try await driver.open()
+        try await writing { session in
+            if let lock = self.dialect.migrationLock { try await session.execute(lock) }
+            let bookkeeping = MigrationStatements(dialect: self.dialect)
+            try await session.execute(bookkeeping.bootstrap)
+            let applied = Set(try await session.rows(bookkeeping.applied).compactMap { $0.first?.text })
+            for migration in SystemSchema.migrations(self.dialect) where !applied.contains(migration.name) {
+                for statement in migration.statements { try await session.execute("\(raw: statement)") }
+                try await session.execute(bookkeeping.record(migration.name, at: Timestamp.now()))
+            }
+            try await self.migrateUserTable(session, applied: applied)
+        }
+    }
+
+    /// Applies the pending ``SystemSchema/userTableMigrations(_:)`` in the migrations' transaction: to the `_User`
+    /// table if there is one (a blocked migration waits for the next start), else only records them.
+    private func migrateUserTable(_ session: Driver.Session, applied: Set<String>) async throws {
+        let pending = SystemSchema.userTableMigrations(dialect).filter { !applied.contains($0.name) }
+        guard !pending.isEmpty else { return }
+        let table = try await session.rows(registry.findClass("_User")).first?[1].text
+        for migration in pending {
+            if let table {
+                if let blockers = migration.blockers, try await !session.rows("\(raw: blockers(table))").isEmpty { continue }
+                for statement in migration.statements(table) { try await session.execute("\(raw: statement)") }
+            }
+            try await session.execute(MigrationStatements(dialect: dialect).record(migration.name, at: Timestamp.now()))
+        }
+    }
+
+    /// Releases the driver's connections; closing twice is a no-op.
+    public func close() async throws {
+        guard closeOnce.claim() else { return }
+        try await driver.close()
+    }
+
+    /// Runs `body` as one read, turning the engine's errors into ``StorageError``s that say what failed, and failures
+    /// the request caused into their ``APIError``.
+    func reading<T: Sendable>(replica: Bool = false, _ body: @escaping @Sendable (Driver.Session) async throws -> T) async throws -> T {
+        do {
+            return try await driver.read(replica: replica, body)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Runs `body` in a transaction, with the errors of ``reading(replica:_:)``.
+    func writing<T: Sendable>(_ body: @escaping @Sendable (Driver.Session) async throws -> T) async throws -> T {
+        do {
+            return try await driver.transaction(body)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// What the caller is told of an error: the store's and the client's as they are, the engine's as a refusal or a
+    /// ``StorageError/database(_:)`` that says what failed.
+    func failure(_ error: any Error) -> any Error {
+        if error is StorageError || error is APIError || error is CancellationError { return error }
+        if let refusal = driver.refusal(error) { return refusal }
+        return StorageError.database(driver.describe(error))
+    }
+
+    /// Runs SQL as it is, for tests that turn a database into one an older Cirrus wrote.
+    package func execute(rawSQL sql: String) async throws {
+        try await writing { try await $0.execute("\(raw: sql)") }
+    }
+
+    /// The rows of a statement run as a read, with a read's errors; for tests.
+    package func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]] {
+        try await reading { try await $0.rows(fragment) }
+    }
+
+    /// The table of a class, read from the directory or the registry; `nil` if the class does not exist.
+    func existingTable(for className: String, _ session: Driver.Session) async throws -> String? {
+        if let table = tables.table(for: className) { return table }
+        guard let table = try await session.rows(registry.findClass(className)).first?[1].text else { return nil }
+        tables.record(className: className, table: table)
+        return table
+    }
+}
+
+extension SQLStore {
+    public func announce(_ notice: ChangeNotice) async {
+        await driver.announce(notice)
+    }
+
+    public func notices() -> AsyncStream<ChangeNotice> {
+        driver.notices()
+    }
+}
