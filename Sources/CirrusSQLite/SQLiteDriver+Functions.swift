@@ -26,8 +26,13 @@ extension SQLiteDriver {
     }
 
     /// `cirrus_real(n)`: a real as the JSON number text that reads back as it (``SQLiteDialect/realText(_:)``).
+    /// (The number is read from the value's storage: Swift 6.3's optimiser crashes on `Double.fromDatabaseValue` here.)
     static let realTextFunction = DatabaseFunction(SQLiteDialect.realTextFunction, argumentCount: 1, pure: true) { values in
-        Double.fromDatabaseValue(values[0]).map(SQLiteDialect.realText)
+        switch values[0].storage {
+        case .double(let number): SQLiteDialect.realText(number)
+        case .int64(let number): SQLiteDialect.realText(Double(number))
+        default: nil
+        }
     }
 
     /// `cirrus_distance(lat1, lon1, lat2, lon2)`: the great-circle distance in radians between two points in
