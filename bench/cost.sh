@@ -6,10 +6,12 @@
 # spends per request does not depend on how long it waited for a core on a busy machine. The median round counts.
 # (valgrind 3.19's callgrind, which would count instructions, cannot read these Swift binaries' DWARF 5.)
 #
-#   BASELINE=path/to/other/cirrus bench/cost.sh        # this tree's release build against BASELINE
+#   BASELINE=path/to/other/cirrus bench/cost.sh                  # this tree's release build against BASELINE
+#   STORE=postgres BASELINE=path/to/other/cirrus bench/cost.sh   # on a throwaway PostgreSQL, a database each
 #
 # Settings (environment): BASELINE (required), CANDIDATE (default: a release build of this tree), REQUESTS (3000),
-# ROUNDS (7).
+# ROUNDS (7), STORE (sqlite or postgres).
+# The server started second tends to cost a few per cent more on this machine: run both orders to compare.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -22,12 +24,20 @@ if [ -n "${CANDIDATE:-}" ]; then binary=$CANDIDATE; else build_release; fi
 pids=()
 stop_all() { for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done; wait || true; }
 trap 'stop_all; cleanup' EXIT
+start_store
+
+# database LABEL: the server's --database argument: a database of its own on the benchmark's PostgreSQL, if any.
+database() {
+  [ -n "$database_url" ] || return 0
+  psql -q "$database_url" -c "CREATE DATABASE \"$1\"" >/dev/null
+  echo "--database ${database_url%/*}/$1"
+}
 
 # start LABEL BINARY: starts a server, seeds it and sets ${LABEL}_url and ${LABEL}_pid.
 start() {
   local label=$1 program=$2 port
   port=$(free_port)
-  "$program" serve --host 127.0.0.1 --port "$port" --data-dir "$work/$label-data" --app-id "$app_id" \
+  "$program" serve --host 127.0.0.1 --port "$port" --data-dir "$work/$label-data" $(database "$label") --app-id "$app_id" \
     --app-key "$app_key" --master-key "$master_key" --log-level warning >"$work/$label.log" 2>&1 &
   local pid=$!
   pids+=("$pid")

@@ -10,23 +10,24 @@ import PostgresNIO
 /// writes (and everyone else's). Gets by id, sessions, codes and accounts always read the primary.
 extension PostgresDriver {
     /// Runs a query on the replica when it has caught up with the primary, else on the primary.
-    func fromCaughtUpReplica<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
+    func fromCaughtUpReplica(_ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
         let primary = { @Sendable in try await self.withConnection { try await body(PostgresSession($0, self)) } }
         guard let replica,
             let position = try await withConnection({ try await PostgresSession($0, self).rows(PostgresDialect.walPosition).first?.first?.text })
         else { return try await primary() }
         do {
-            let answer: T? = try await withConnection(from: replica) { connection in
+            let answered = try await withConnection(from: replica) { connection in
                 let session = PostgresSession(connection, self)
-                guard try await session.rows(PostgresDialect.hasReplayed(position)).first?.first == .int(1) else { return nil }
-                return try await body(session)
+                guard try await session.rows(PostgresDialect.hasReplayed(position)).first?.first == .int(1) else { return false }
+                try await body(session)
+                return true
             }
-            if let answer { return answer }
+            if answered { return }
         } catch let error as PSQLError {
             logger.warning("the replica failed; the primary answers", metadata: ["error": "\(describe(error))"])
         } catch let error as StorageError {
             logger.warning("the replica failed; the primary answers", metadata: ["error": "\(error)"])
         }
-        return try await primary()
+        try await primary()
     }
 }

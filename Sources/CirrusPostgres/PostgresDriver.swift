@@ -54,22 +54,21 @@ public final class PostgresDriver: SQLDriver {
         }
     }
 
-    public func read<T: Sendable>(replica: Bool, _ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
+    public func read(replica: Bool, _ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
         if replica, self.replica != nil { return try await fromCaughtUpReplica(body) }
         return try await withConnection { try await body(PostgresSession($0, self)) }
     }
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws or when
     /// its task was cancelled first (its request's deadline passed: the client was told it failed).
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
+    public func transaction(_ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
         try await withConnection { connection in
             let session = PostgresSession(connection, self)
             try await session.execute("BEGIN")
             do {
-                let value = try await body(session)
+                try await body(session)
                 try Task.checkCancellation()
                 try await session.execute("COMMIT")
-                return value
             } catch {
                 _ = try? await session.execute("ROLLBACK")
                 throw error

@@ -25,10 +25,13 @@ public protocol SQLDriver: Sendable {
     /// Runs `body` on one connection as one consistent read.
     /// - Parameter replica: the read may go to a replica that has replayed every committed write (queries may;
     ///   gets by id, sessions, codes and accounts do not).
-    func read<T: Sendable>(replica: Bool, _ body: @escaping @Sendable (Session) async throws -> T) async throws -> T
+    ///
+    /// (`body` returns nothing: the store collects what it reads. Not generic, the driver's path is compiled for its
+    /// one use rather than run generically for each result type.)
+    func read(replica: Bool, _ body: @escaping @Sendable (Session) async throws -> Void) async throws
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (Session) async throws -> T) async throws -> T
+    func transaction(_ body: @escaping @Sendable (Session) async throws -> Void) async throws
 
     /// The client's error for a statement failure its request caused (a refused pattern, a statement past the
     /// statement timeout, a number out of range), or `nil`.

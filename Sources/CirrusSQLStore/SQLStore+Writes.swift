@@ -3,7 +3,7 @@ public import CirrusStorage
 extension SQLStore {
     public func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
         do {
-            let (results, created) = try await driver.transaction { session in
+            let (results, created) = try await collect(driver.transaction) { session in
                 let transaction = WriteTransaction(store: self, session: session)
                 // One command, or an all-or-nothing batch, needs no savepoints: a failure rolls the whole transaction
                 // back (a single write is BEGIN, the statement, COMMIT: three round trips instead of five).

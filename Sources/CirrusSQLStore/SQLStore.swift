@@ -62,7 +62,7 @@ public final class SQLStore<Driver: SQLDriver>: StorageAdapter {
     /// the request caused into their ``APIError``.
     func reading<T: Sendable>(replica: Bool = false, _ body: @escaping @Sendable (Driver.Session) async throws -> T) async throws -> T {
         do {
-            return try await driver.read(replica: replica, body)
+            return try await collect({ try await self.driver.read(replica: replica, $0) }, body)
         } catch {
             throw failure(error)
         }
@@ -71,10 +71,21 @@ public final class SQLStore<Driver: SQLDriver>: StorageAdapter {
     /// Runs `body` in a transaction, with the errors of ``reading(replica:_:)``.
     func writing<T: Sendable>(_ body: @escaping @Sendable (Driver.Session) async throws -> T) async throws -> T {
         do {
-            return try await driver.transaction(body)
+            return try await collect(driver.transaction, body)
         } catch {
             throw failure(error)
         }
+    }
+
+    /// What `body` returns, run by `access` (a driver's read or transaction).
+    func collect<T: Sendable>(
+        _ access: (@escaping @Sendable (Driver.Session) async throws -> Void) async throws -> Void,
+        _ body: @escaping @Sendable (Driver.Session) async throws -> T
+    ) async throws -> T {
+        let outcome = Outcome<T>()
+        try await access { outcome.value = try await body($0) }
+        guard let value = outcome.value else { throw StorageError.database("the database access ended without running its work") }
+        return value
     }
 
     /// What the caller is told of an error: the store's and the client's as they are, the engine's as a refusal or a
@@ -102,6 +113,11 @@ public final class SQLStore<Driver: SQLDriver>: StorageAdapter {
         tables.record(className: className, table: table)
         return table
     }
+}
+
+/// What a store's work returned, set by the work before its access ends and read after.
+final class Outcome<T>: @unchecked Sendable {
+    var value: T?
 }
 
 extension SQLStore {

@@ -31,7 +31,7 @@ public struct SQLiteDriver: SQLDriver {
     }
 
     /// A read on one of the reader connections (SQLite has no replica).
-    public func read<T: Sendable>(replica: Bool, _ body: @escaping @Sendable (SQLiteSession) async throws -> T) async throws -> T {
+    public func read(replica: Bool, _ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
         try await pool.read { db in
             let session = SQLiteSession(db: db, dialect: dialect)
             return try ConnectionExecutor.run { try await body(session) }
@@ -39,7 +39,7 @@ public struct SQLiteDriver: SQLDriver {
     }
 
     /// A transaction on the writer connection.
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLiteSession) async throws -> T) async throws -> T {
+    public func transaction(_ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
         try await pool.write { db in
             let session = SQLiteSession(db: db, dialect: dialect)
             return try ConnectionExecutor.run { try await body(session) }

@@ -6,8 +6,9 @@ public import HTTPTypes
 public struct APIRouter: Sendable {
     public typealias Handler = @Sendable (APIRequest) async throws -> APIResponse
 
-    /// One endpoint: `GET classes/:className/:objectId`.
-    struct Route: Sendable {
+    /// One endpoint: `GET classes/:className/:objectId`. A class: matching walks every route, and a copy is then
+    /// one reference, not each of its members.
+    final class Route: Sendable {
         let method: HTTPRequest.Method
         let pattern: [String]
         let dialects: Set<Dialect>
@@ -20,6 +21,20 @@ public struct APIRouter: Sendable {
         /// How the endpoint runs as one write of a transactional batch; `nil` for endpoints that cannot.
         let transactional: TransactionalWrite?
         let handler: Handler
+
+        init(
+            method: HTTPRequest.Method, pattern: [String], dialects: Set<Dialect>, requiresAuthentication: Bool, resolvesSession: Bool,
+            takesUpload: Bool, transactional: TransactionalWrite?, handler: @escaping Handler
+        ) {
+            self.method = method
+            self.pattern = pattern
+            self.dialects = dialects
+            self.requiresAuthentication = requiresAuthentication
+            self.resolvesSession = resolvesSession
+            self.takesUpload = takesUpload
+            self.transactional = transactional
+            self.handler = handler
+        }
     }
 
     private var routes: [Route] = []
