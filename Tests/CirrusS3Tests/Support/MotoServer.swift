@@ -45,11 +45,12 @@ struct MotoServer: Sendable {
     /// - Throws: ``MotoServerError`` with the install command when `moto_server` is not installed, or with the
     ///   server's output when it does not come up.
     static func start(checkingSignatures: Bool) async throws -> MotoServer {
-        let executable = try executablePath()
+        let (executable, launcher) = try launch()
         let port = try FreePort.next()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("cirrus-moto-\(port)-\(UUID().uuidString).log").path
         let process = try ChildProcess(
-            executable: executable, arguments: ["-H", "127.0.0.1", "-p", String(port)], environment: ProcessInfo.processInfo.environment, logPath: log
+            executable: executable, arguments: launcher + ["-H", "127.0.0.1", "-p", String(port)], environment: ProcessInfo.processInfo.environment,
+            logPath: log
         )
         do {
             let base = URL(string: "http://127.0.0.1:\(port)")!
@@ -72,6 +73,17 @@ struct MotoServer: Sendable {
     func stop() async {
         await process.stop()
         try? FileManager.default.removeItem(atPath: process.logPath)
+    }
+
+    /// How to start moto: the Python beside `moto_server` running `moto_serialized.py` (moto with its requests handled
+    /// one at a time: its conditional writes are then atomic, as S3's are), or `moto_server` itself when no Python is
+    /// beside it.
+    private static func launch() throws -> (executable: String, arguments: [String]) {
+        let server = try executablePath()
+        let python = URL(fileURLWithPath: server).deletingLastPathComponent().appendingPathComponent("python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else { return (server, []) }
+        let launcher = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("moto_serialized.py").path
+        return (python, [launcher])
     }
 
     /// `$CIRRUS_MOTO_SERVER`, else `moto_server` in `.venv-moto` or `.venv-test` at the package root.
