@@ -1,7 +1,7 @@
 public import CirrusServices
 public import Logging
 public import NIOCore
-import NIOPosix
+public import NIOPosix
 import NIOSSL
 
 /// Sends mail through an SMTP server: plain, STARTTLS or implicit TLS, with AUTH PLAIN or LOGIN.

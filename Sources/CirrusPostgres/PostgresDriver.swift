@@ -1,5 +1,5 @@
 public import CirrusModel
-import CirrusSQL
+public import CirrusSQL
 public import CirrusSQLStore
 public import CirrusStorage
 import Foundation

@@ -1,4 +1,4 @@
-import CirrusStorage
+public import CirrusStorage
 
 extension S3FileStorage {
     /// The object of `key`, or the bytes of `range` within it (a `Range: bytes=a-b` GET), or nil when there is none.

@@ -1,5 +1,5 @@
 import CirrusModel
-import CirrusSQL
+public import CirrusSQL
 public import CirrusStorage
 
 /// The SQL store, written once for every SQL engine: each class has its own table (`o_<class>`) of documents,

@@ -3,7 +3,7 @@ import CirrusFileStorage
 import CirrusMessaging
 import CirrusMigration
 import CirrusS3
-import CirrusServices
+public import CirrusServices
 public import CirrusStorage
 import Foundation
 public import Hummingbird

@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 /// Runs BQL, Bmob's SQL-like query language, on Bmob's path (`GET /1/cloudQuery?bql=…&values=[…]`), with `?`
 /// placeholders: Bmob's `queryInBackgroundWithBQL` and `statisticsInBackgroundWithBQL` in the style of

@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 /// Runs CQL, LeanCloud's SQL-like query language (`GET /1.1/cloudQuery`), with `?` placeholders.
 ///

@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 extension LCFile {
     /// Uploads the file (or records an external URL); `progress` gets the fraction uploaded, 1 at the end.

@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 /// A file (`_File`): contents uploaded to the server's file storage, or an external URL.
 ///

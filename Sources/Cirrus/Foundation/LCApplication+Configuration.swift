@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension LCApplication {
     /// How an app reaches its server and keeps its current user.

@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 /// An app on a Cirrus (or LeanCloud) server: its id, key and server URL, and the user logged in to it.
 ///

@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 extension LCQuery {
     /// The objects matching the query.

@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 /// Statistics of a query, as Bmob offers them: sums, averages, maxima and minima of number fields, grouped by
 /// fields, with the count of each group and a condition on the results.

@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 /// A query on one class: conditions (`whereKey`), order, keys, includes, `limit` and `skip`.
 ///

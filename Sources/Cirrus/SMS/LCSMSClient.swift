@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 /// SMS verification codes not tied to a user: request one for a number, then check it.
 public enum LCSMSClient {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What carries the SDK's HTTP requests. ``URLSessionTransport`` is the default; tests may give their own.
 public protocol Transport: Sendable {

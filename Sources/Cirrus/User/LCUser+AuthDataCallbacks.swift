@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 // The completion-handler forms of third-party log-in and of a user's roles.
 extension LCUser {

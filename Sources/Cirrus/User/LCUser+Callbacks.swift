@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // The completion-handler and blocking forms of LCUser's calls.
 extension LCUser {

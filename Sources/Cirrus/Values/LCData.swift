@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A binary value, sent as `{"__type":"Bytes","base64":…}`. Keep large contents in an ``LCFile``.
 public final class LCData: LCValue, Hashable {

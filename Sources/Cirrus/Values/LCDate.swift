@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 /// A date value, sent as `{"__type":"Date","iso":"2015-06-21T18:02:52.249Z"}` (UTC, milliseconds).
 public final class LCDate: LCValue, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A value the SDK stores in an object's field: ``LCString``, ``LCNumber``, ``LCBool``, ``LCArray``,
 /// ``LCDictionary``, ``LCData``, ``LCDate``, ``LCNull``, ``LCGeoPoint``, ``LCACL``, ``LCRelation``, ``LCObject`` (a

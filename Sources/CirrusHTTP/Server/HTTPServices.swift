@@ -1,6 +1,6 @@
 import CirrusServices
 import CirrusModel
-import Logging
+public import Logging
 
 /// Builds the endpoint table from the services.
 public enum HTTPServices {

@@ -1,4 +1,4 @@
-import CirrusModel
+public import CirrusModel
 
 /// Read permission in SQL: the one predicate every read path adds (find, count, aggregate, fetch by id and
 /// the inner queries of sub-queries).

@@ -1,6 +1,6 @@
 import CirrusModel
 import Foundation
-import Logging
+public import Logging
 
 /// The development SMS sender: keeps every message in memory and, given a path, appends it to a JSON-lines file.
 ///

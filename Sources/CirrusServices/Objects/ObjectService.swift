@@ -1,6 +1,6 @@
 public import CirrusModel
 public import CirrusStorage
-import Logging
+public import Logging
 
 /// Creating, reading, updating and deleting objects: validation, schema, then one store call.
 ///
