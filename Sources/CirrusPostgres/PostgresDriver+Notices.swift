@@ -1,7 +1,7 @@
 import CirrusModel
-public import CirrusSQL
+package import CirrusSQL
 import CirrusSQLStore
-public import CirrusStorage
+package import CirrusStorage
 import Foundation
 import PostgresNIO
 
@@ -12,7 +12,7 @@ extension PostgresDriver {
 
     /// Sends a notice on the channel; every other instance's ``notices()`` yields it. A notice that cannot be sent is
     /// logged: the others then see the change when their caches expire (sessions) or on their next start (schemas).
-    public func announce(_ notice: ChangeNotice) async {
+    package func announce(_ notice: ChangeNotice) async {
         let payload = JSONWriter.string(Self.encode(notice, from: instanceId))
         do {
             try await withConnection { try await PostgresSession($0, self).execute(PostgresDialect.notify(Self.noticeChannel, [payload])) }
@@ -23,7 +23,7 @@ extension PostgresDriver {
 
     /// The notices of the other instances. One pooled connection listens while the stream is iterated; when it is
     /// lost, the stream yields ``ChangeNotice/everything`` once listening again, since notices may have been missed.
-    public func notices() -> AsyncStream<ChangeNotice> {
+    package func notices() -> AsyncStream<ChangeNotice> {
         AsyncStream { continuation in
             let task = Task {
                 var lost = false
@@ -77,7 +77,7 @@ extension PostgresDriver {
     /// changed no object). Run inside the write transaction, the notices reach the other instances when (and only
     /// if) it commits, without a transaction of their own. Consecutive changes of one kind to one class share a
     /// notice, and a statement makes at most 500 calls (a select list holds at most 1 664 entries).
-    public func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
+    package func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
         var changes: [ObjectChange] = []
         for (command, result) in zip(commands, results) {
             guard case .success(let written) = result, let change = ObjectChange(command, result: written) else { continue }

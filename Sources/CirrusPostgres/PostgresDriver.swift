@@ -1,7 +1,7 @@
-public import CirrusModel
-public import CirrusSQL
-public import CirrusSQLStore
-public import CirrusStorage
+package import CirrusModel
+package import CirrusSQL
+package import CirrusSQLStore
+package import CirrusStorage
 import Foundation
 import Logging
 import PostgresNIO
@@ -9,11 +9,11 @@ import PostgresNIO
 /// PostgreSQL through postgres-nio: a connection pool (and optionally a streaming replica's), connections leased so that
 /// a database going away fails the work on them (``withConnection(from:waiting:_:)``), change notices over
 /// `LISTEN`/`NOTIFY`.
-public final class PostgresDriver: SQLDriver {
+package final class PostgresDriver: SQLDriver {
     let client: PostgresClient
     /// A streaming replica that queries read from while it has replayed every committed write.
     let replica: PostgresClient?
-    public let dialect = PostgresDialect()
+    package let dialect = PostgresDialect()
     let logger: Logger
     /// Where the database is, for messages (never the password).
     let location: String
@@ -46,7 +46,7 @@ public final class PostgresDriver: SQLDriver {
 
     /// Waits for the database to answer.
     /// - Throws: ``StorageError/database(_:)`` when no connection succeeds within the connect deadline.
-    public func open() async throws {
+    package func open() async throws {
         do {
             try await withConnection(waiting: connectDeadline) { try await PostgresSession($0, self).execute("SELECT 1") }
         } catch let error as StorageError where error == Self.noFreeConnection(within: connectDeadline) {
@@ -54,14 +54,14 @@ public final class PostgresDriver: SQLDriver {
         }
     }
 
-    public func read(replica: Bool, _ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
+    package func read(replica: Bool, _ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
         if replica, self.replica != nil { return try await fromCaughtUpReplica(body) }
         return try await withConnection { try await body(PostgresSession($0, self)) }
     }
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws or when
     /// its task was cancelled first (its request's deadline passed: the client was told it failed).
-    public func transaction(_ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
+    package func transaction(_ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
         try await withConnection { connection in
             let session = PostgresSession(connection, self)
             try await session.execute("BEGIN")
@@ -78,7 +78,7 @@ public final class PostgresDriver: SQLDriver {
 
     /// A pattern PostgreSQL's regular expressions refuse (or find too complex), a statement too deep for its parser,
     /// arithmetic beyond the largest double, a statement past the statement timeout.
-    public func refusal(_ error: any Error) -> APIError? {
+    package func refusal(_ error: any Error) -> APIError? {
         guard let error = error as? PSQLError else { return nil }
         return switch error.serverInfo?[.sqlState] {
         case "2201B": APIError(.invalidQuery, "Invalid regular expression: \(error.serverInfo?[.message] ?? "").")
@@ -90,7 +90,7 @@ public final class PostgresDriver: SQLDriver {
         }
     }
 
-    public func writeFailure(_ error: any Error) -> StorageError {
+    package func writeFailure(_ error: any Error) -> StorageError {
         guard let error = error as? PSQLError else { return .database(describe(error)) }
         let state = error.serverInfo?[.sqlState]
         let constraint = error.serverInfo?[.constraintName] ?? ""
@@ -106,14 +106,14 @@ public final class PostgresDriver: SQLDriver {
     }
 
     /// A `PSQLError`'s server message and code, which its own description hides.
-    public func describe(_ error: any Error) -> String {
+    package func describe(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return String(describing: error) }
         guard let info = error.serverInfo else { return String(reflecting: error) }
         return "\(info[.sqlState] ?? "?"): \(info[.message] ?? "")" + (info[.detail].map { " (\($0))" } ?? "")
     }
 
     /// Ends the pools' connections.
-    public func close() async throws {
+    package func close() async throws {
         runner.cancel()
         replicaRunner?.cancel()
         await runner.value

@@ -1,12 +1,12 @@
 import CirrusModel
 import Foundation
-public import CirrusSQL
-public import CirrusSQLStore
+package import CirrusSQL
+package import CirrusSQLStore
 import NIOCore
 import PostgresNIO
 
 /// A leased connection's statements: fragments rendered with `$n` placeholders and their bindings.
-public struct PostgresSession: SQLSession, Sendable {
+package struct PostgresSession: SQLSession, Sendable {
     let connection: PostgresConnection
     let driver: PostgresDriver
 
@@ -15,7 +15,7 @@ public struct PostgresSession: SQLSession, Sendable {
         self.driver = driver
     }
 
-    public func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]] {
+    package func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]] {
         var result: [[SQLValue]] = []
         for try await row in try await connection.query(query(fragment), logger: driver.logger) {
             result.append(try row.makeRandomAccess().map(SQLValue.init(cell:)))
@@ -23,7 +23,7 @@ public struct PostgresSession: SQLSession, Sendable {
         return result
     }
 
-    public func execute(_ fragment: SQLFragment) async throws {
+    package func execute(_ fragment: SQLFragment) async throws {
         try await connection.query(query(fragment), logger: driver.logger)
     }
 

@@ -1,9 +1,9 @@
-public import CirrusSQLStore
-public import Logging
-public import PostgresNIO
+package import CirrusSQLStore
+package import Logging
+package import PostgresNIO
 
 /// The PostgreSQL store: ``SQLStore`` with documents as JSONB, for many instances sharing one database.
-public typealias PostgresStorageAdapter = SQLStore<PostgresDriver>
+package typealias PostgresStorageAdapter = SQLStore<PostgresDriver>
 
 extension SQLStore where Driver == PostgresDriver {
     /// A store on the database `configuration` reaches; the pool connects lazily, on the first statement.
@@ -12,7 +12,7 @@ extension SQLStore where Driver == PostgresDriver {
     ///   - connectDeadline: how long ``prepare()`` waits for the first connection before it reports the database
     ///     unreachable.
     ///   - connectionWait: how long work waits for a free pool connection before it fails.
-    public convenience init(
+    package convenience init(
         configuration: PostgresClient.Configuration, replica: PostgresClient.Configuration? = nil,
         connectDeadline: Duration = .seconds(15), connectionWait: Duration = .seconds(10), logger: Logger = Logger(label: "cirrus.postgres")
     ) {
@@ -28,7 +28,7 @@ extension SQLStore where Driver == PostgresDriver {
     ///   - statementTimeout: the longest a statement may run (and a transaction stay idle) before PostgreSQL cancels
     ///     it; `nil` for no limit.
     ///   - connectionWait: how long work waits for a free pool connection before it fails.
-    public convenience init(
+    package convenience init(
         url: String, replicaURL: String? = nil, statementTimeout: Duration? = nil, connectionWait: Duration = .seconds(10),
         logger: Logger = Logger(label: "cirrus.postgres")
     ) throws {

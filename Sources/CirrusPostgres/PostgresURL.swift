@@ -1,17 +1,17 @@
 import Foundation
 import NIOSSL
-public import PostgresNIO
+package import PostgresNIO
 
 /// A malformed database URL.
-public struct PostgresURLError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct PostgresURLError: Error, CustomStringConvertible, Sendable {
+    package let description: String
 }
 
 /// Reads `postgres://user:password@host:port/database?sslmode=…&sslrootcert=…&pool_size=…&search_path=…&application_name=…`
 /// (also `postgresql://`) into a client configuration.
-public enum PostgresURL {
+package enum PostgresURL {
     /// - Throws: ``PostgresURLError`` when the scheme, user or database is missing, or `sslmode` is unknown.
-    public static func configuration(_ text: String) throws -> PostgresClient.Configuration {
+    package static func configuration(_ text: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: text), let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme) else {
             throw PostgresURLError(description: "Not a postgres:// URL: \(redacted(text)).")
         }
@@ -42,7 +42,7 @@ public enum PostgresURL {
     /// `configuration` with PostgreSQL's `statement_timeout` (a statement running longer is cancelled) and
     /// `idle_in_transaction_session_timeout` (a session left in an open transaction that long is ended, releasing its
     /// locks) set to `timeout` on every connection; unchanged for `nil`.
-    public static func limitingStatements(_ configuration: PostgresClient.Configuration, to timeout: Duration?) -> PostgresClient.Configuration {
+    package static func limitingStatements(_ configuration: PostgresClient.Configuration, to timeout: Duration?) -> PostgresClient.Configuration {
         guard let timeout else { return configuration }
         var configuration = configuration
         let milliseconds = String(max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
@@ -80,7 +80,7 @@ public enum PostgresURL {
     }
 
     /// The URL without its password, for messages and logs.
-    public static func redacted(_ text: String) -> String {
+    package static func redacted(_ text: String) -> String {
         guard var components = URLComponents(string: text), components.password != nil else { return text }
         components.password = "***"
         return components.string ?? text

@@ -1,10 +1,10 @@
 import CirrusModel
-public import CirrusSQL
-public import CirrusStorage
+package import CirrusSQL
+package import CirrusStorage
 
 /// The statements of one account write, in any SQL dialect.
-public enum AccountWriter {
-    public static func statements(_ write: AccountWrite, dialect: any SQLDialect) -> [SQLFragment] {
+package enum AccountWriter {
+    package static func statements(_ write: AccountWrite, dialect: any SQLDialect) -> [SQLFragment] {
         let accounts = AccountStatements(dialect: dialect)
         switch write {
         case .setPassword(let userId, let password):

@@ -1,10 +1,10 @@
 /// The ids to read from one class table in a pointer fetch.
-public struct FetchPart: Sendable {
-    public let className: String
-    public let table: String
-    public let ids: [String]
+package struct FetchPart: Sendable {
+    package let className: String
+    package let table: String
+    package let ids: [String]
 
-    public init(className: String, table: String, ids: [String]) {
+    package init(className: String, table: String, ids: [String]) {
         self.className = className
         self.table = table
         self.ids = ids
@@ -12,7 +12,7 @@ public struct FetchPart: Sendable {
 
     /// The ids of each class, split into parts of at most `idsPerPart` ids, then grouped into statements of at most
     /// `partsPerStatement` parts and `idsPerStatement` bound ids: normally one statement for all of them.
-    public static func statements(
+    package static func statements(
         _ requested: [(className: String, table: String, ids: [String])], idsPerStatement: Int, partsPerStatement: Int
     ) -> [[FetchPart]] {
         var parts: [FetchPart] = []

@@ -1,9 +1,9 @@
-public import CirrusModel
-public import CirrusSQL
-public import CirrusStorage
+package import CirrusModel
+package import CirrusSQL
+package import CirrusStorage
 
 /// One connection's statements, for as long as a read or a transaction lasts.
-public protocol SQLSession {
+package protocol SQLSession {
     /// Runs a fragment and returns its rows, each as its values in column order.
     func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]]
 
@@ -13,7 +13,7 @@ public protocol SQLSession {
 
 /// What a SQL engine gives ``SQLStore``: its dialect, connections for reads and for transactions, and what its
 /// errors mean. Everything else a store does (every statement, every rule) is the store's, written once.
-public protocol SQLDriver: Sendable {
+package protocol SQLDriver: Sendable {
     associatedtype Dialect: AggregationDialect
     associatedtype Session: SQLSession
 
@@ -59,16 +59,16 @@ public protocol SQLDriver: Sendable {
 
 extension SQLDriver {
     /// An embedded database answers once opened.
-    public func open() async throws {}
+    package func open() async throws {}
 
     /// One process per database (SQLite): no one to tell.
-    public func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
+    package func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
         []
     }
 
-    public func announce(_ notice: ChangeNotice) async {}
+    package func announce(_ notice: ChangeNotice) async {}
 
-    public func notices() -> AsyncStream<ChangeNotice> {
+    package func notices() -> AsyncStream<ChangeNotice> {
         AsyncStream { $0.finish() }
     }
 }

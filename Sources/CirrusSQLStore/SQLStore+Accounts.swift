@@ -1,12 +1,12 @@
-public import CirrusModel
+package import CirrusModel
 import CirrusSQL
-public import CirrusStorage
+package import CirrusStorage
 
 /// What accounts keep beside the objects: passwords and lock-outs, sessions, roles, linked accounts, codes and sends.
 extension SQLStore {
     var accounts: AccountStatements { AccountStatements(dialect: dialect) }
 
-    public func account(userId: String) async throws -> StoredAccount? {
+    package func account(userId: String) async throws -> StoredAccount? {
         let statement = accounts.account(userId: userId)
         return try await reading { session in
             guard let row = try await session.rows(statement).first, let id = row[0].text else { return nil }
@@ -18,17 +18,17 @@ extension SQLStore {
         }
     }
 
-    public func session(token: String) async throws -> StoredSession? {
+    package func session(token: String) async throws -> StoredSession? {
         let statement = accounts.session(token: token)
         return try await reading { try await $0.rows(statement).first.flatMap(Self.session) }
     }
 
-    public func sessions(userId: String) async throws -> [StoredSession] {
+    package func sessions(userId: String) async throws -> [StoredSession] {
         let statement = accounts.sessions(userId: userId)
         return try await reading { try await $0.rows(statement).compactMap(Self.session) }
     }
 
-    public func passwords(userIds: [String]) async throws -> [String: String] {
+    package func passwords(userIds: [String]) async throws -> [String: String] {
         guard !userIds.isEmpty else { return [:] }
         let statement = accounts.passwords(userIds: userIds)
         return try await reading { session in
@@ -40,39 +40,39 @@ extension SQLStore {
         }
     }
 
-    public func sessions(userIds: [String]) async throws -> [StoredSession] {
+    package func sessions(userIds: [String]) async throws -> [StoredSession] {
         guard !userIds.isEmpty else { return [] }
         let statement = accounts.sessions(userIds: userIds)
         return try await reading { try await $0.rows(statement).compactMap(Self.session) }
     }
 
-    public func roleNames(userId: String) async throws -> [String] {
+    package func roleNames(userId: String) async throws -> [String] {
         try await reading { session in
             guard let roleTable = try await self.existingTable(for: "_Role", session) else { return [] }
             return try await session.rows(self.accounts.roleNames(userId: userId, roleTable: roleTable)).compactMap { $0.first?.text }
         }
     }
 
-    public func code(purpose: String, target: String) async throws -> StoredCode? {
+    package func code(purpose: String, target: String) async throws -> StoredCode? {
         let statement = accounts.code(purpose: purpose, target: target)
         return try await reading { try await $0.rows(statement).first.flatMap(Self.code) }
     }
 
-    public func codes(purpose: String, code: String) async throws -> [StoredCode] {
+    package func codes(purpose: String, code: String) async throws -> [StoredCode] {
         let statement = accounts.codes(purpose: purpose, code: code)
         return try await reading { try await $0.rows(statement).compactMap(Self.code) }
     }
 
-    public func sendCount(target: String, since: Timestamp) async throws -> Int {
+    package func sendCount(target: String, since: Timestamp) async throws -> Int {
         let statement = accounts.sendCount(target: target, since: since)
         return try await reading { try await $0.rows(statement).first?.first?.integer.map(Int.init) ?? 0 }
     }
 
-    public func linkedUser(platform: String, uid: String) async throws -> StoredObject? {
+    package func linkedUser(platform: String, uid: String) async throws -> StoredObject? {
         try await user { self.accounts.linkedUser(platform: platform, uid: uid, userTable: $0) }
     }
 
-    public func user(email: String) async throws -> StoredObject? {
+    package func user(email: String) async throws -> StoredObject? {
         try await user { self.accounts.user(email: email, userTable: $0) }
     }
 
@@ -84,7 +84,7 @@ extension SQLStore {
         }
     }
 
-    public func caseDuplicateEmails(limit: Int) async throws -> [String] {
+    package func caseDuplicateEmails(limit: Int) async throws -> [String] {
         try await reading { session in
             guard let table = try await self.existingTable(for: "_User", session) else { return [] }
             guard try await session.rows(self.dialect.indexExists(SystemSchema.lowerEmailIndexName(userTable: table))).isEmpty else { return [] }

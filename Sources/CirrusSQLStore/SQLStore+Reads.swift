@@ -1,6 +1,6 @@
-public import CirrusModel
+package import CirrusModel
 import CirrusSQL
-public import CirrusStorage
+package import CirrusStorage
 
 /// Reads: objects by id and by pointer, queries, counts, aggregates, relation members.
 extension SQLStore {
@@ -9,7 +9,7 @@ extension SQLStore {
     /// The ids one statement binds at most (SQLite allows 32766 parameters, PostgreSQL 65535).
     static var idsPerStatement: Int { 30_000 }
 
-    public func fetch(className: String, ids: [String]) async throws -> [StoredObject] {
+    package func fetch(className: String, ids: [String]) async throws -> [StoredObject] {
         guard !ids.isEmpty else { return [] }
         return try await reading { session in
             guard let table = try await self.existingTable(for: className, session) else { return [] }
@@ -18,7 +18,7 @@ extension SQLStore {
         }
     }
 
-    public func find(_ query: StorageQuery) async throws -> [StoredObject] {
+    package func find(_ query: StorageQuery) async throws -> [StoredObject] {
         try await reading(replica: true) { session in
             guard let table = try await self.existingTable(for: query.className, session) else { return [] }
             let statement = try await self.findStatement(query, table: table, session)
@@ -36,7 +36,7 @@ extension SQLStore {
         )
     }
 
-    public func count(_ query: StorageQuery) async throws -> Int {
+    package func count(_ query: StorageQuery) async throws -> Int {
         try await reading(replica: true) { session in
             guard let table = try await self.existingTable(for: query.className, session) else { return 0 }
             let compiler = try await self.compiler(for: query, session)
@@ -45,7 +45,7 @@ extension SQLStore {
         }
     }
 
-    public func aggregate(_ request: StorageAggregation) async throws -> [JSON] {
+    package func aggregate(_ request: StorageAggregation) async throws -> [JSON] {
         let query = request.query
         return try await reading(replica: true) { session in
             guard let table = try await self.existingTable(for: query.className, session) else { return [] }
@@ -71,7 +71,7 @@ extension SQLStore {
         return ConditionCompiler(dialect: dialect, schema: query.schema, className: query.className, tables: tables, readers: query.readers)
     }
 
-    public func fetch(_ pointers: [Pointer], readers: [String]?) async throws -> [StoredObject] {
+    package func fetch(_ pointers: [Pointer], readers: [String]?) async throws -> [StoredObject] {
         var idsByClass: [String: Set<String>] = [:]
         for pointer in pointers { idsByClass[pointer.className, default: []].insert(pointer.objectId) }
         let requested = idsByClass.sorted { $0.key < $1.key }
@@ -94,7 +94,7 @@ extension SQLStore {
         }
     }
 
-    public func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer] {
+    package func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer] {
         let statement = registry.members(owner: className, field: field, objectId: objectId)
         return try await reading { session in
             try await session.rows(statement).compactMap { row in
@@ -104,7 +104,7 @@ extension SQLStore {
         }
     }
 
-    public func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember] {
+    package func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember] {
         let statement = registry.allMembers(owner: ownerClass, field: field, after: after.map { ($0.owningId, $0.relatedId) }, limit: limit)
         return try await reading { session in
             try await session.rows(statement).compactMap { row in

@@ -1,10 +1,10 @@
-public import CirrusModel
+package import CirrusModel
 import CirrusSQL
 import CirrusStorage
 
 /// Classes as the registry records them, and the schema API's changes: classes, fields, options, indexes.
 extension SQLStore {
-    public func loadSchemas() async throws -> [ClassSchema] {
+    package func loadSchemas() async throws -> [ClassSchema] {
         try await reading { session in
             var schemas: [String: ClassSchema] = [:]
             for row in try await session.rows(self.registry.allClasses) {
@@ -20,7 +20,7 @@ extension SQLStore {
         }
     }
 
-    public func loadSchema(of className: String) async throws -> ClassSchema? {
+    package func loadSchema(of className: String) async throws -> ClassSchema? {
         try await reading { session in
             guard let row = try await session.rows(self.registry.findClass(className)).first, let table = row[1].text else { return nil }
             self.tables.record(className: className, table: table)
@@ -50,7 +50,7 @@ extension SQLStore {
         return ClassOptions(stored: json)
     }
 
-    public func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema {
+    package func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema {
         let (schema, created) = try await writing { session in
             let transaction = WriteTransaction(store: self, session: session)
             _ = try await transaction.ensureTable(for: className)
@@ -65,7 +65,7 @@ extension SQLStore {
         return schema
     }
 
-    public func deleteFields(className: String, fields: [String]) async throws {
+    package func deleteFields(className: String, fields: [String]) async throws {
         guard !fields.isEmpty else { return }
         try await writing { session in
             let table = try await self.table(of: className, session)
@@ -74,7 +74,7 @@ extension SQLStore {
         }
     }
 
-    public func deleteClass(className: String) async throws {
+    package func deleteClass(className: String) async throws {
         try await writing { session in
             let statements = ObjectStatements(dialect: self.dialect, table: try await self.table(of: className, session))
             let count = try await session.rows(statements.countAll).first?.first?.integer ?? 0
@@ -88,7 +88,7 @@ extension SQLStore {
     /// Creates, if missing, the expression index equality and range conditions on `path` compile to (see
     /// ``IndexStatements``), reading the field's recorded type to index a Date's instant or a Pointer's `objectId`.
     /// - Throws: ``StorageError/database(_:)`` when the class does not exist.
-    public func ensureIndex(className: String, path: FieldPath) async throws {
+    package func ensureIndex(className: String, path: FieldPath) async throws {
         try await writing { session in
             guard let table = try await self.existingTable(for: className, session) else {
                 throw StorageError.database("cannot index \(className).\(path): the class does not exist")
@@ -100,7 +100,7 @@ extension SQLStore {
         }
     }
 
-    public func dropIndex(className: String, path: FieldPath) async throws {
+    package func dropIndex(className: String, path: FieldPath) async throws {
         try await writing { session in
             let table = try await self.table(of: className, session)
             let schema = try await self.recordedSchema(of: className, session)

@@ -1,7 +1,7 @@
-public import CirrusStorage
+package import CirrusStorage
 
 extension SQLStore {
-    public func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
+    package func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
         do {
             let (results, created) = try await collect(driver.transaction) { session in
                 let transaction = WriteTransaction(store: self, session: session)

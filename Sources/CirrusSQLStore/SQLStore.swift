@@ -1,6 +1,6 @@
 import CirrusModel
-public import CirrusSQL
-public import CirrusStorage
+package import CirrusSQL
+package import CirrusStorage
 
 /// The SQL store, written once for every SQL engine: each class has its own table (`o_<class>`) of documents,
 /// registered in `_cirrus_classes`; field types live in `_cirrus_fields`, relation members in `_cirrus_relations`,
@@ -8,12 +8,12 @@ public import CirrusStorage
 /// atomic operation runs as SQL in the driver's dialect (``CirrusSQL``); the driver only runs statements.
 ///
 /// A new SQL engine needs a ``SQLDialect`` and a ``SQLDriver``, nothing else.
-public final class SQLStore<Driver: SQLDriver>: StorageAdapter {
-    public let driver: Driver
+package final class SQLStore<Driver: SQLDriver>: StorageAdapter {
+    package let driver: Driver
     let tables = TableDirectory()
     private let closeOnce = OnceFlag()
 
-    public init(driver: Driver) {
+    package init(driver: Driver) {
         self.driver = driver
     }
 
@@ -22,7 +22,7 @@ public final class SQLStore<Driver: SQLDriver>: StorageAdapter {
 
     /// Applies the pending migrations of the system tables, in one transaction (under the dialect's migration lock, so
     /// that of several instances starting at once one migrates and the others then find the migrations applied).
-    public func prepare() async throws {
+    package func prepare() async throws {
         try await driver.open()
         try await writing { session in
             if let lock = self.dialect.migrationLock { try await session.execute(lock) }
@@ -53,7 +53,7 @@ public final class SQLStore<Driver: SQLDriver>: StorageAdapter {
     }
 
     /// Releases the driver's connections; closing twice is a no-op.
-    public func close() async throws {
+    package func close() async throws {
         guard closeOnce.claim() else { return }
         try await driver.close()
     }
@@ -121,11 +121,11 @@ final class Outcome<T>: @unchecked Sendable {
 }
 
 extension SQLStore {
-    public func announce(_ notice: ChangeNotice) async {
+    package func announce(_ notice: ChangeNotice) async {
         await driver.announce(notice)
     }
 
-    public func notices() -> AsyncStream<ChangeNotice> {
+    package func notices() -> AsyncStream<ChangeNotice> {
         driver.notices()
     }
 }

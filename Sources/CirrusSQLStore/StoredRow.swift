@@ -1,17 +1,17 @@
 import CirrusModel
-public import CirrusSQL
-public import CirrusStorage
+package import CirrusSQL
+package import CirrusStorage
 
 /// An object decoded from a row of `id, created_at, updated_at, acl, data` (the documents as JSON text), as every
 /// SQL store selects them.
-public struct StoredRow: Sendable {
-    public let object: StoredObject
+package struct StoredRow: Sendable {
+    package let object: StoredObject
     /// The size in bytes of the stored document text.
-    public let encodedSize: Int
+    package let encodedSize: Int
 
     /// Decodes the first five values of a row.
     /// - Throws: ``StorageError/database(_:)`` when a column has an unexpected type or the document is not an object.
-    public static func decode(_ values: [SQLValue], className: String) throws -> StoredRow {
+    package static func decode(_ values: [SQLValue], className: String) throws -> StoredRow {
         guard values.count >= 5, let id = values[0].text, let created = values[1].integer, let updated = values[2].integer,
             let dataText = values[4].text
         else { throw StorageError.database("a stored row of \(className) has unexpected columns: \(values.prefix(5))") }

@@ -1,33 +1,33 @@
 import CirrusModel
 
 /// Which table holds which class; filled from the registry and from committed class creations.
-public final class TableDirectory: @unchecked Sendable {
+package final class TableDirectory: @unchecked Sendable {
     private var tables: [String: String] = [:]
     private let lock = Lock()
 
-    public init() {}
+    package init() {}
 
-    public func table(for className: String) -> String? {
+    package func table(for className: String) -> String? {
         lock.withLock { tables[className] }
     }
 
-    public func record(className: String, table: String) {
+    package func record(className: String, table: String) {
         lock.withLock { tables[className] = table }
     }
 
-    public func forget(className: String) {
+    package func forget(className: String) {
         lock.withLock { _ = tables.removeValue(forKey: className) }
     }
 }
 
 /// True for the first caller of `claim()` only.
-public final class OnceFlag: @unchecked Sendable {
+package final class OnceFlag: @unchecked Sendable {
     private var claimed = false
     private let lock = Lock()
 
-    public init() {}
+    package init() {}
 
-    public func claim() -> Bool {
+    package func claim() -> Bool {
         lock.withLock {
             defer { claimed = true }
             return !claimed

@@ -1,17 +1,17 @@
-public import CirrusModel
-public import CirrusSQL
-public import CirrusSQLStore
-public import CirrusStorage
+package import CirrusModel
+package import CirrusSQL
+package import CirrusSQLStore
+package import CirrusStorage
 import Foundation
-public import GRDB
+package import GRDB
 
 /// SQLite through GRDB: one file in WAL mode, one writer and a pool of concurrent readers. Acknowledged writes are
 /// committed in WAL with `synchronous=NORMAL`, which survives a crash or `kill -9` of the process. The functions the
 /// dialect's SQL calls (regular expressions with a budget, refusals, geometry, real-number text) are registered on
 /// every connection.
-public struct SQLiteDriver: SQLDriver {
-    public let pool: DatabasePool
-    public let dialect = SQLiteDialect()
+package struct SQLiteDriver: SQLDriver {
+    package let pool: DatabasePool
+    package let dialect = SQLiteDialect()
 
     init(path: String, readers: Int, statementTimeout: Duration?, regexBudget: Duration) throws {
         var configuration = Configuration()
@@ -31,7 +31,7 @@ public struct SQLiteDriver: SQLDriver {
     }
 
     /// A read on one of the reader connections (SQLite has no replica).
-    public func read(replica: Bool, _ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
+    package func read(replica: Bool, _ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
         try await pool.read { db in
             let session = SQLiteSession(db: db, dialect: dialect)
             return try ConnectionExecutor.run { try await body(session) }
@@ -39,7 +39,7 @@ public struct SQLiteDriver: SQLDriver {
     }
 
     /// A transaction on the writer connection.
-    public func transaction(_ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
+    package func transaction(_ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
         try await pool.write { db in
             let session = SQLiteSession(db: db, dialect: dialect)
             return try ConnectionExecutor.run { try await body(session) }
@@ -48,13 +48,13 @@ public struct SQLiteDriver: SQLDriver {
 
     /// A refusal raised inside the statement (``SQLiteRefusal``), or the statement clock's interruption past the
     /// statement timeout.
-    public func refusal(_ error: any Error) -> APIError? {
+    package func refusal(_ error: any Error) -> APIError? {
         guard let error = error as? DatabaseError else { return nil }
         if let refusal = SQLiteRefusal.apiError(fromMessage: error.message) { return refusal }
         return error.resultCode == .SQLITE_INTERRUPT ? .statementTimeout : nil
     }
 
-    public func writeFailure(_ error: any Error) -> StorageError {
+    package func writeFailure(_ error: any Error) -> StorageError {
         guard let error = error as? DatabaseError else { return .database(describe(error)) }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY { return .duplicateObjectId(error.message ?? "") }
         if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -63,13 +63,13 @@ public struct SQLiteDriver: SQLDriver {
         return .database(error.description)
     }
 
-    public func describe(_ error: any Error) -> String {
+    package func describe(_ error: any Error) -> String {
         String(describing: error)
     }
 
     /// Moves the write-ahead log into the database file (so that after a clean stop the file alone holds every
     /// write), then closes every connection.
-    public func close() async throws {
+    package func close() async throws {
         do {
             try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         } catch {
@@ -82,18 +82,18 @@ public struct SQLiteDriver: SQLDriver {
 
 /// A GRDB connection inside its access: used only on the connection's thread, by the task ``ConnectionExecutor`` runs
 /// there, while the access lasts.
-public struct SQLiteSession: SQLSession, @unchecked Sendable {
+package struct SQLiteSession: SQLSession, @unchecked Sendable {
     let db: Database
     let dialect: SQLiteDialect
 
-    public func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]] {
+    package func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]] {
         let (sql, bindings) = try dialect.renderForDatabase(fragment)
         return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue))).map { row in
             (0..<row.count).map { SQLValue(row[$0] as DatabaseValue) }
         }
     }
 
-    public func execute(_ fragment: SQLFragment) async throws {
+    package func execute(_ fragment: SQLFragment) async throws {
         let (sql, bindings) = try dialect.renderForDatabase(fragment)
         try db.execute(sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
     }

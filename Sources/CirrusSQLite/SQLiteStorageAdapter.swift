@@ -1,8 +1,8 @@
-public import CirrusModel
-public import CirrusSQLStore
+package import CirrusModel
+package import CirrusSQLStore
 
 /// The embedded store: ``SQLStore`` on one SQLite file.
-public typealias SQLiteStorageAdapter = SQLStore<SQLiteDriver>
+package typealias SQLiteStorageAdapter = SQLStore<SQLiteDriver>
 
 extension SQLStore where Driver == SQLiteDriver {
     /// Opens (creating if needed) the database at `path`.
@@ -10,7 +10,7 @@ extension SQLStore where Driver == SQLiteDriver {
     ///   - statementTimeout: the longest a statement may run before it is interrupted; `nil` for no limit.
     ///   - regexBudget: how long matching one `$regex` against one value may take (``QueryLimits/regexBudget``).
     /// - Throws: when the file cannot be opened.
-    public convenience init(path: String, readers: Int = 4, statementTimeout: Duration? = nil, regexBudget: Duration = QueryLimits().regexBudget) throws {
+    package convenience init(path: String, readers: Int = 4, statementTimeout: Duration? = nil, regexBudget: Duration = QueryLimits().regexBudget) throws {
         self.init(driver: try SQLiteDriver(path: path, readers: readers, statementTimeout: statementTimeout, regexBudget: regexBudget))
     }
 }

@@ -2,45 +2,45 @@
 ///
 /// Build fragments with string interpolation: `"\(column) = \(bind: .text(id))"`. Interpolating a
 /// fragment splices it; `bind:` adds a parameter; `raw:` adds trusted text such as a quoted identifier.
-public struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
-    public enum Part: Sendable, Hashable {
+package struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    package enum Part: Sendable, Hashable {
         case text(String)
         case value(SQLValue)
     }
 
-    public private(set) var parts: [Part]
+    package private(set) var parts: [Part]
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         parts = text.isEmpty ? [] : [.text(text)]
     }
 
-    public init(parts: [Part]) {
+    package init(parts: [Part]) {
         self.parts = parts
     }
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(value)
     }
 
-    public init(stringInterpolation: Interpolation) {
+    package init(stringInterpolation: Interpolation) {
         parts = stringInterpolation.parts
     }
 
     /// A single bound parameter.
-    public static func bind(_ value: SQLValue) -> SQLFragment {
+    package static func bind(_ value: SQLValue) -> SQLFragment {
         SQLFragment(parts: [.value(value)])
     }
 
-    public mutating func append(_ other: SQLFragment) {
+    package mutating func append(_ other: SQLFragment) {
         parts += other.parts
     }
 
-    public static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
+    package static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
         SQLFragment(parts: lhs.parts + rhs.parts)
     }
 
     /// The bound values in order.
-    public var bindings: [SQLValue] {
+    package var bindings: [SQLValue] {
         parts.compactMap { part in
             if case .value(let value) = part { return value }
             return nil
@@ -48,7 +48,7 @@ public struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation,
     }
 
     /// The text with `?` for every parameter; for tests and logs.
-    public var description: String {
+    package var description: String {
         parts.map { part in
             switch part {
             case .text(let text): text
@@ -57,24 +57,24 @@ public struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation,
         }.joined()
     }
 
-    public struct Interpolation: StringInterpolationProtocol {
+    package struct Interpolation: StringInterpolationProtocol {
         var parts: [Part] = []
 
-        public init(literalCapacity: Int, interpolationCount: Int) {}
+        package init(literalCapacity: Int, interpolationCount: Int) {}
 
-        public mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             if !literal.isEmpty { parts.append(.text(literal)) }
         }
 
-        public mutating func appendInterpolation(_ fragment: SQLFragment) {
+        package mutating func appendInterpolation(_ fragment: SQLFragment) {
             parts += fragment.parts
         }
 
-        public mutating func appendInterpolation(bind value: SQLValue) {
+        package mutating func appendInterpolation(bind value: SQLValue) {
             parts.append(.value(value))
         }
 
-        public mutating func appendInterpolation(raw text: String) {
+        package mutating func appendInterpolation(raw text: String) {
             parts.append(.text(text))
         }
     }
@@ -82,7 +82,7 @@ public struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation,
 
 extension Array where Element == SQLFragment {
     /// The fragments joined by `separator`.
-    public func joined(separator: String) -> SQLFragment {
+    package func joined(separator: String) -> SQLFragment {
         var result = SQLFragment("")
         for (index, fragment) in enumerated() {
             if index > 0 { result.append(SQLFragment(separator)) }

@@ -1,12 +1,12 @@
 /// A value bound to a statement parameter.
-public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
+package enum SQLValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case int(Int64)
     case double(Double)
     case text(String)
     case blob([UInt8])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: "NULL"
         case .int(let number): String(number)
@@ -19,13 +19,13 @@ public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
 
 extension SQLValue {
     /// The text of a text value.
-    public var text: String? {
+    package var text: String? {
         if case .text(let text) = self { return text }
         return nil
     }
 
     /// The number of an integer value.
-    public var integer: Int64? {
+    package var integer: Int64? {
         if case .int(let number) = self { return number }
         return nil
     }

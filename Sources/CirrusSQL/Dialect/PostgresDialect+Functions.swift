@@ -1,7 +1,7 @@
 /// The functions the PostgreSQL dialect's SQL calls, created by the system migrations (``SystemSchema/migrations(_:)``
 /// puts each at its place in the order of names).
 extension PostgresDialect {
-    public var functionMigrations: [SystemSchema.Migration] {
+    package var functionMigrations: [SystemSchema.Migration] {
         [Self.jsonPathFunctions, Self.doubleFunction, Self.exactDoubleFunction]
     }
 

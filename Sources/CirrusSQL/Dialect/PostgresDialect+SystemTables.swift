@@ -1,22 +1,22 @@
 /// What the system tables' statements need of PostgreSQL (``SystemSchema``, ``AccountStatements``).
 extension PostgresDialect {
-    public func asciiLowercased(_ text: SQLFragment) -> SQLFragment {
+    package func asciiLowercased(_ text: SQLFragment) -> SQLFragment {
         "lower(\(text) COLLATE \"C\")"
     }
 
-    public func textParameter(_ text: String) -> SQLFragment {
+    package func textParameter(_ text: String) -> SQLFragment {
         "\(bind: .text(text))::text"
     }
 
-    public func appendingNumber(_ number: SQLFragment, toArrayText column: String) -> SQLFragment {
+    package func appendingNumber(_ number: SQLFragment, toArrayText column: String) -> SQLFragment {
         "(\(raw: column)::jsonb || to_jsonb(\(number)::bigint))::text"
     }
 
-    public func indexExists(_ name: String) -> SQLFragment {
+    package func indexExists(_ name: String) -> SQLFragment {
         "SELECT 1 WHERE to_regclass(\(bind: .text(quote(name)))) IS NOT NULL"
     }
 
-    public func linkedAccounts(ofUsersIn users: String) -> String {
+    package func linkedAccounts(ofUsersIn users: String) -> String {
         let id = ["uid", "openid", "id"].map { key in
             "CASE jsonb_typeof(\"p\".value -> '\(key)') WHEN 'string' THEN NULLIF(\"p\".value ->> '\(key)', '') "
                 + "WHEN 'number' THEN CASE WHEN (\"p\".value ->> '\(key)') ~ '^-?[0-9]+(\\.0+)?$' "
@@ -28,17 +28,17 @@ extension PostgresDialect {
     }
 
     /// A transaction-scoped advisory lock per schema: of several instances starting at once, one migrates.
-    public var migrationLock: SQLFragment? {
+    package var migrationLock: SQLFragment? {
         "SELECT pg_advisory_xact_lock(hashtextextended('cirrus-migrations:' || current_schema(), 0))"
     }
 
     /// A transaction-scoped advisory lock per class and schema, taken by every instance's first write to the class.
-    public func classCreationLock(_ className: String) -> SQLFragment? {
+    package func classCreationLock(_ className: String) -> SQLFragment? {
         "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(bind: .text("cirrus-class:" + className)), 0))"
     }
 
     /// `EXPLAIN` with sequential scans discouraged: whether an index *can* answer, however few rows the table holds.
-    public func queryPlan(of statement: SQLFragment) -> (setup: [SQLFragment], explain: SQLFragment, detailColumn: Int) {
+    package func queryPlan(of statement: SQLFragment) -> (setup: [SQLFragment], explain: SQLFragment, detailColumn: Int) {
         (["SET LOCAL enable_seqscan = off"], "EXPLAIN " + statement, 0)
     }
 }
@@ -46,10 +46,10 @@ extension PostgresDialect {
 /// What the PostgreSQL store asks of a primary and its streaming replica (``PostgresDriver``).
 extension PostgresDialect {
     /// The primary's current write-ahead-log position, as text.
-    public static let walPosition: SQLFragment = "SELECT pg_current_wal_lsn()::text"
+    package static let walPosition: SQLFragment = "SELECT pg_current_wal_lsn()::text"
 
     /// One row of `TRUE` (1) when the replica has replayed the log up to `position`.
-    public static func hasReplayed(_ position: String) -> SQLFragment {
+    package static func hasReplayed(_ position: String) -> SQLFragment {
         "SELECT COALESCE(pg_last_wal_replay_lsn() >= \(bind: .text(position))::pg_lsn, FALSE)"
     }
 }
@@ -57,11 +57,11 @@ extension PostgresDialect {
 /// The change notices between instances sharing a database (`LISTEN`/`NOTIFY`).
 extension PostgresDialect {
     /// The schema the connection's statements use.
-    public static let currentSchema: SQLFragment = "SELECT current_schema()"
+    package static let currentSchema: SQLFragment = "SELECT current_schema()"
 
     /// One statement that sends each payload on `channel`, prefixed with the schema (instances serving another schema
     /// of the same database ignore it).
-    public static func notify(_ channel: String, _ payloads: [String]) -> SQLFragment {
+    package static func notify(_ channel: String, _ payloads: [String]) -> SQLFragment {
         let calls: [SQLFragment] = payloads.map { "pg_notify(\(bind: .text(channel)), current_schema() || ' ' || \(bind: .text($0)))" }
         return SQLFragment("SELECT ") + calls.joined(separator: ", ")
     }

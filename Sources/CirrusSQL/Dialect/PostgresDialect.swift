@@ -1,19 +1,19 @@
-public import CirrusModel
+package import CirrusModel
 
 /// PostgreSQL with JSONB: paths are text arrays (`#> '{a,0,b}'`, where numeric segments index arrays
 /// and name keys of objects alike), comparisons are JSONB comparisons, strings order with `COLLATE "C"`
 /// like SQLite's binary order, and nested writes go through the `cirrus_set_path` and
 /// `cirrus_remove_path` functions that the system migrations install, which behave like SQLite's
 /// `json_set` and `json_remove` (see ``SystemSchema``).
-public struct PostgresDialect: SQLDialect {
-    public init() {}
+package struct PostgresDialect: SQLDialect {
+    package init() {}
 
-    public var name: String { "postgres" }
-    public var readsJSONNullAsSQLNull: Bool { false }
-    public var documentColumnType: String { "JSONB" }
-    public var integerColumnType: String { "BIGINT" }
+    package var name: String { "postgres" }
+    package var readsJSONNullAsSQLNull: Bool { false }
+    package var documentColumnType: String { "JSONB" }
+    package var integerColumnType: String { "BIGINT" }
 
-    public func placeholder(_ position: Int) -> String { "$\(position)" }
+    package func placeholder(_ position: Int) -> String { "$\(position)" }
 
     /// `'{"a","b"}'`: segments are validated to hold no quotes or backslashes.
     func pathLiteral(_ path: FieldPath) -> String {
@@ -38,15 +38,15 @@ public struct PostgresDialect: SQLDialect {
         }
     }
 
-    public func target(column: String, path: FieldPath) -> JSONTarget {
+    package func target(column: String, path: FieldPath) -> JSONTarget {
         JSONTarget(.document(column: column, path: path))
     }
 
-    public func member(_ key: String, of target: JSONTarget) -> JSONTarget {
+    package func member(_ key: String, of target: JSONTarget) -> JSONTarget {
         JSONTarget(.member(target, key))
     }
 
-    public func hasKind(_ target: JSONTarget, _ kind: JSONKind) -> SQLFragment {
+    package func hasKind(_ target: JSONTarget, _ kind: JSONKind) -> SQLFragment {
         switch kind {
         case .string: "jsonb_typeof(\(json(target))) = 'string'"
         case .number: "jsonb_typeof(\(json(target))) = 'number'"
@@ -59,11 +59,11 @@ public struct PostgresDialect: SQLDialect {
         }
     }
 
-    public func isPresent(_ target: JSONTarget) -> SQLFragment {
+    package func isPresent(_ target: JSONTarget) -> SQLFragment {
         "\(json(target)) IS NOT NULL"
     }
 
-    public func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment {
+    package func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment {
         if case .string(let string) = operand, op != .equal {
             return "\(text(target)) COLLATE \"C\" \(raw: op.rawValue) \(bind: .text(string))"
         }
@@ -71,18 +71,18 @@ public struct PostgresDialect: SQLDialect {
     }
 
     /// JSONB orders `null` below every other value.
-    public func isAboveNull(_ target: JSONTarget) -> SQLFragment {
+    package func isAboveNull(_ target: JSONTarget) -> SQLFragment {
         "\(json(target)) > 'null'::jsonb"
     }
 
-    public func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
+    package func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
         guard operands.count > SQLLists.inlineLength else { return "\(json(target)) IN (\(operands.map(jsonb).joined(separator: ", ")))" }
         let array = JSON.array(operands.map(Self.json))
         return "\(json(target)) IN (SELECT jsonb_array_elements(\(bind: .text(JSONWriter.string(array)))::jsonb))"
     }
 
     /// Long lists unpack their JSON array as the type of the values: text, `bigint` or `float8`.
-    public func isIn(_ expression: SQLFragment, _ values: [SQLValue]) -> SQLFragment {
+    package func isIn(_ expression: SQLFragment, _ values: [SQLValue]) -> SQLFragment {
         let type = switch values.first {
         case .int?: "::bigint"
         case .double?: "::float8"
@@ -91,7 +91,7 @@ public struct PostgresDialect: SQLDialect {
         return SQLLists.isIn(expression, values) { array in "\(expression) IN (SELECT (jsonb_array_elements_text(\(array)::jsonb))\(raw: type))" }
     }
 
-    public var maximumParameters: Int { 65_535 }
+    package var maximumParameters: Int { 65_535 }
 
     private func jsonb(_ operand: ScalarOperand) -> SQLFragment {
         jsonLiteral(Self.json(operand))
@@ -106,18 +106,18 @@ public struct PostgresDialect: SQLDialect {
         }
     }
 
-    public func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment {
+    package func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment {
         "(CASE WHEN jsonb_typeof(\(json(target))) = 'array' THEN jsonb_array_length(\(json(target))) END = \(bind: .int(count)))"
     }
 
-    public func stringValue(_ target: JSONTarget) -> SQLFragment {
+    package func stringValue(_ target: JSONTarget) -> SQLFragment {
         text(target)
     }
 
     /// A Number field by its JSONB value (JSONB orders numbers by value, and `null` below them), a String or a Date's
     /// `iso` by its text with `COLLATE "C"` (byte order, as `convert_to` in ``sortExpression(_:)``); missing values
     /// first ascending and last descending, as ``sortExpression(_:)`` ranks them.
-    public func typedSortTerm(_ target: JSONTarget, type: FieldType, descending: Bool) -> SQLFragment? {
+    package func typedSortTerm(_ target: JSONTarget, type: FieldType, descending: Bool) -> SQLFragment? {
         let direction = descending ? " DESC NULLS LAST" : " ASC NULLS FIRST"
         switch type {
         case .number: return "\(json(target))\(raw: direction)"
@@ -126,30 +126,30 @@ public struct PostgresDialect: SQLDialect {
         }
     }
 
-    public var indexOrderSuffix: String { " NULLS FIRST" }
+    package var indexOrderSuffix: String { " NULLS FIRST" }
 
     /// JSONB containment, `("data" #> '{"tags"}') @> '["a"]'`, one per string, which a GIN index on the field answers.
-    public func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment? {
+    package func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment? {
         guard !strings.isEmpty else { return nil }
         let tests: [SQLFragment] = strings.map { "\(json(target)) @> \(bind: .text(JSONWriter.string(.array([.string($0)]))))::jsonb" }
         return tests.count == 1 ? "(\(tests[0]))" : tests.combined("OR")
     }
 
     /// A GIN index (the default `jsonb_ops`) on the field's JSONB value.
-    public func arrayIndexExpression(_ target: JSONTarget) -> (method: String, expression: SQLFragment)? {
+    package func arrayIndexExpression(_ target: JSONTarget) -> (method: String, expression: SQLFragment)? {
         ("gin", json(target))
     }
 
-    public func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment {
+    package func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment {
         "\(text) ~ \(bind: .text(PostgresRegex.translate(pattern, options: options)))"
     }
 
-    public func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+    package func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
         let element = JSONTarget(.element(alias: alias))
         return "EXISTS (SELECT 1 FROM jsonb_array_elements(\(arrayOrEmpty(target))) AS \(raw: alias)(value) WHERE \(condition(element)))"
     }
 
-    public func holdsAll(_ target: JSONTarget, _ kind: JSONKind, _ operands: [ScalarOperand], alias: String) -> SQLFragment {
+    package func holdsAll(_ target: JSONTarget, _ kind: JSONKind, _ operands: [ScalarOperand], alias: String) -> SQLFragment {
         let value = json(target)
         let candidates: SQLFragment = "CASE WHEN jsonb_typeof(\(value)) = 'array' THEN \(value) WHEN \(value) IS NOT NULL THEN jsonb_build_array(\(value)) END"
         let list = SQLFragment.bind(.text(JSONWriter.string(.array(operands.map(Self.json)))))
@@ -161,7 +161,7 @@ public struct PostgresDialect: SQLDialect {
     }
 
     /// Iterates the array with itself appended, or a one-element array of any other present value.
-    public func itselfOrAnyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+    package func itselfOrAnyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
         let element = JSONTarget(.element(alias: alias))
         let value = json(target)
         let candidates: SQLFragment = "CASE WHEN jsonb_typeof(\(value)) = 'array' THEN \(value) || jsonb_build_array(\(value)) "
@@ -172,7 +172,7 @@ public struct PostgresDialect: SQLDialect {
     /// A row that orders values as SQLite orders `json_extract` results, so both stores sort alike:
     /// absent and `null` first, then numbers (booleans as 0 and 1), then strings, objects and arrays by
     /// the bytes of their text (strings unquoted), whatever the database collation.
-    public func sortExpression(_ target: JSONTarget) -> SQLFragment {
+    package func sortExpression(_ target: JSONTarget) -> SQLFragment {
         let value = json(target)
         let kind: SQLFragment = "jsonb_typeof(\(value))"
         return "ROW(CASE \(kind) WHEN 'number' THEN 1 WHEN 'boolean' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 2 "
@@ -181,27 +181,27 @@ public struct PostgresDialect: SQLDialect {
             + "CASE WHEN \(kind) IN ('string', 'object', 'array') THEN convert_to(\(value) #>> '{}', 'UTF8') END)"
     }
 
-    public func jsonLiteral(_ json: JSON) -> SQLFragment {
+    package func jsonLiteral(_ json: JSON) -> SQLFragment {
         "\(bind: .text(JSONWriter.string(json)))::jsonb"
     }
 
     /// The JSONB value (equality, numbers) and, for textual values, the text with `COLLATE "C"` that ordered
     /// string comparisons use.
-    public func comparedExpressions(_ target: JSONTarget, textual: Bool) -> [SQLFragment] {
+    package func comparedExpressions(_ target: JSONTarget, textual: Bool) -> [SQLFragment] {
         textual ? [json(target), "\(text(target)) COLLATE \"C\""] : [json(target)]
     }
 
     // MARK: Geo
 
     /// `float8` of a JSON number, NULL otherwise; `CASE` guards the cast.
-    public func doubleValue(_ target: JSONTarget) -> SQLFragment {
+    package func doubleValue(_ target: JSONTarget) -> SQLFragment {
         let value = json(target)
         return "CASE WHEN jsonb_typeof(\(value)) = 'number' THEN (\(value))::float8 END"
     }
 
     /// The haversine formula in plain SQL, with the same `least(1, …)` guard against rounding as
     /// ``GeoPoint/arcDistance(latitude:longitude:toLatitude:longitude:)``.
-    public func sphericalDistance(latitude: SQLFragment, longitude: SQLFragment, to center: GeoPoint) -> SQLFragment {
+    package func sphericalDistance(latitude: SQLFragment, longitude: SQLFragment, to center: GeoPoint) -> SQLFragment {
         let centerLatitude: SQLFragment = "\(bind: .double(center.latitude))::float8"
         let centerLongitude: SQLFragment = "\(bind: .double(center.longitude))::float8"
         return "(2 * asin(least(1::float8, sqrt(power(sin(radians(\(centerLatitude) - \(latitude)) / 2), 2) "
@@ -211,7 +211,7 @@ public struct PostgresDialect: SQLDialect {
     /// The ray casting of ``GeoPoint/isInside(latitude:longitude:polygon:)`` in plain SQL, edge by edge, with the
     /// same arithmetic in the same order (IEEE doubles in both), so the boundary is inside exactly when it is in memory.
     /// PostgreSQL's geometric `<@ polygon` is not used: it compares with a tolerance of 1e-6 degrees.
-    public func pointInPolygon(latitude: SQLFragment, longitude: SQLFragment, polygon: [GeoPoint]) -> SQLFragment {
+    package func pointInPolygon(latitude: SQLFragment, longitude: SQLFragment, polygon: [GeoPoint]) -> SQLFragment {
         guard polygon.count >= 3 else { return "FALSE" }
         func number(_ value: Double) -> SQLFragment { "\(bind: .double(value))::float8" }
         var onEdges: [SQLFragment] = []
@@ -239,19 +239,19 @@ public struct PostgresDialect: SQLDialect {
             + "AND (\(onEdges.combined("OR")) OR \(crossed)))"
     }
 
-    public func documentParameter(_ json: JSON) -> SQLFragment {
+    package func documentParameter(_ json: JSON) -> SQLFragment {
         jsonLiteral(json)
     }
 
-    public func documentParameter(text: String) -> SQLFragment {
+    package func documentParameter(text: String) -> SQLFragment {
         "\(bind: .text(text))::jsonb"
     }
 
-    public func documentText(_ column: String) -> String {
+    package func documentText(_ column: String) -> String {
         quote(column) + "::text"
     }
 
-    public func setting(_ document: SQLFragment, column: String, path: FieldPath, to value: SQLFragment) -> SQLFragment {
+    package func setting(_ document: SQLFragment, column: String, path: FieldPath, to value: SQLFragment) -> SQLFragment {
         if path.isNested {
             return "cirrus_set_path(\(document), \(raw: pathLiteral(path)), \(value))"
         }
@@ -260,7 +260,7 @@ public struct PostgresDialect: SQLDialect {
 
     /// Top-level keys are removed with `#-`; nested paths go through `cirrus_remove_path`, which leaves the
     /// document unchanged where `#-` would fail (a non-numeric segment inside an array).
-    public func removing(_ document: SQLFragment, path: FieldPath) -> SQLFragment {
+    package func removing(_ document: SQLFragment, path: FieldPath) -> SQLFragment {
         if path.isNested {
             return "cirrus_remove_path(\(document), \(raw: pathLiteral(path)))"
         }
@@ -270,7 +270,7 @@ public struct PostgresDialect: SQLDialect {
     /// SQLite's arithmetic: exact 64-bit integers when both numbers are integers, IEEE doubles as soon as one is
     /// not (`0.1 + 0.2` is `0.30000000000000004`, `1 + 1.0` is `2.0`); a missing or non-numeric current value
     /// counts as the integer 0. `cirrus_double_jsonb` writes a double as SQLite does (see ``SystemSchema``).
-    public func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
+    package func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
         let value = json(current)
         let currentIsDouble: SQLFragment = "(jsonb_typeof(\(value)) = 'number' AND (\(value))::text ~ '[.eE]')"
         switch amount {
@@ -289,7 +289,7 @@ public struct PostgresDialect: SQLDialect {
 
     /// The current value truncated toward zero (as SQLite's `CAST(… AS INTEGER)`); 0 when it is missing,
     /// not a number, or outside the 64-bit range.
-    public func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
+    package func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
         let value = json(current)
         let integer: SQLFragment = "COALESCE(CASE WHEN jsonb_typeof(\(value)) = 'number' THEN CASE WHEN trunc(\(value)::numeric) "
             + "BETWEEN -9223372036854775808 AND 9223372036854775807 THEN trunc(\(value)::numeric)::bigint END END, 0)"
@@ -307,11 +307,11 @@ public struct PostgresDialect: SQLDialect {
         "CASE WHEN jsonb_typeof(\(json(target))) = 'array' THEN \(json(target)) ELSE '[]'::jsonb END"
     }
 
-    public func appending(_ current: JSONTarget, _ elements: [Value]) -> SQLFragment {
+    package func appending(_ current: JSONTarget, _ elements: [Value]) -> SQLFragment {
         "(\(arrayOrEmpty(current)) || \(jsonLiteral(.array(elements.map(\.wire)))))"
     }
 
-    public func appendingUnique(
+    package func appendingUnique(
         _ current: JSONTarget, _ elements: [Value], alias: String, isElement: (JSONTarget, Value) -> SQLFragment
     ) -> SQLFragment {
         let array = arrayOrEmpty(current)
@@ -321,7 +321,7 @@ public struct PostgresDialect: SQLDialect {
             + "WHERE \(raw: alias).value = n.value)), '[]'::jsonb))"
     }
 
-    public func removing(from current: JSONTarget, alias: String, where isRemoved: (JSONTarget) -> SQLFragment) -> SQLFragment {
+    package func removing(from current: JSONTarget, alias: String, where isRemoved: (JSONTarget) -> SQLFragment) -> SQLFragment {
         let element = JSONTarget(.element(alias: alias))
         return "(SELECT COALESCE(jsonb_agg(\(raw: alias).value ORDER BY \(raw: alias).position), '[]'::jsonb) "
             + "FROM jsonb_array_elements(\(arrayOrEmpty(current))) WITH ORDINALITY AS \(raw: alias)(value, position) "

@@ -1,10 +1,10 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Everything that differs between the SQL of SQLite (JSON1 over text) and PostgreSQL (JSONB).
 ///
 /// The compilers above decide *what* a query or an update means (null handling, arrays, built-in
 /// columns, negation); a dialect only says *how* one JSON primitive is written.
-public protocol SQLDialect: Sendable {
+package protocol SQLDialect: Sendable {
     /// A short name for logs and tests: `sqlite`, `postgres`.
     var name: String { get }
 
@@ -199,12 +199,12 @@ public protocol SQLDialect: Sendable {
 }
 
 /// The JSON kinds a value can have.
-public enum JSONKind: Sendable, Hashable {
+package enum JSONKind: Sendable, Hashable {
     case string, number, boolean, null, object, array, trueValue, falseValue
 }
 
 /// Comparison operators on scalars.
-public enum ScalarOperator: String, Sendable, Hashable {
+package enum ScalarOperator: String, Sendable, Hashable {
     case equal = "="
     case lessThan = "<"
     case lessThanOrEqual = "<="
@@ -213,14 +213,14 @@ public enum ScalarOperator: String, Sendable, Hashable {
 }
 
 /// Integer bit operators.
-public enum BitOperator: String, Sendable, Hashable {
+package enum BitOperator: String, Sendable, Hashable {
     case and = "&"
     case or = "|"
     case xor = "#"
 }
 
 /// A constant on the right of a comparison.
-public enum ScalarOperand: Sendable, Hashable {
+package enum ScalarOperand: Sendable, Hashable {
     case string(String)
     case int(Int64)
     case double(Double)
@@ -229,8 +229,8 @@ public enum ScalarOperand: Sendable, Hashable {
 }
 
 /// Something that holds a JSON value: a path in a document column, or one element of an array.
-public struct JSONTarget: Sendable, Hashable {
-    public enum Source: Sendable, Hashable {
+package struct JSONTarget: Sendable, Hashable {
+    package enum Source: Sendable, Hashable {
         /// The value at `path` in the document stored in `column`.
         case document(column: String, path: FieldPath)
         /// The element row of an array being iterated under `alias`.
@@ -239,28 +239,28 @@ public struct JSONTarget: Sendable, Hashable {
         indirect case member(JSONTarget, String)
     }
 
-    public let source: Source
+    package let source: Source
 
-    public init(_ source: Source) {
+    package init(_ source: Source) {
         self.source = source
     }
 }
 
 extension SQLDialect {
     /// `"name"` with embedded quotes doubled.
-    public func quote(_ identifier: String) -> String {
+    package func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
     }
 
     /// `'text'` with embedded quotes doubled; for trusted, validated text such as JSON paths.
-    public func literal(_ text: String) -> String {
+    package func literal(_ text: String) -> String {
         "'" + text.replacingAll("'", with: "''") + "'"
     }
 
     /// Renders `fragment` for a database: ``render(_:)``, refused when it binds more parameters than the
     /// database accepts (a `where` of thousands of conditions), which the database would answer with an error.
     /// - Throws: ``APIError`` ``APIError/Reason/queryTooComplex``.
-    public func renderForDatabase(_ fragment: SQLFragment) throws(APIError) -> (sql: String, bindings: [SQLValue]) {
+    package func renderForDatabase(_ fragment: SQLFragment) throws(APIError) -> (sql: String, bindings: [SQLValue]) {
         let rendered = render(fragment)
         guard rendered.bindings.count <= maximumParameters else {
             throw QueryLimits.exceeded("the number of values the query binds", rendered.bindings.count, limit: maximumParameters)
@@ -269,7 +269,7 @@ extension SQLDialect {
     }
 
     /// Renders `fragment` to text with this dialect's placeholders, and its bindings in order.
-    public func render(_ fragment: SQLFragment) -> (sql: String, bindings: [SQLValue]) {
+    package func render(_ fragment: SQLFragment) -> (sql: String, bindings: [SQLValue]) {
         var text = ""
         var bindings: [SQLValue] = []
         for part in fragment.parts {

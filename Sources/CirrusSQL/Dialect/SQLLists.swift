@@ -2,9 +2,9 @@ import CirrusModel
 
 /// Lists of values in statements: short ones bind a parameter per value, long ones (`$in` with thousands of ids)
 /// one JSON array, so that a query stays far within the databases' bounds on parameters.
-public enum SQLLists {
+package enum SQLLists {
     /// The longest list bound value by value.
-    public static let inlineLength = 8
+    package static let inlineLength = 8
 
     /// The JSON array text of `values` (texts as strings, numbers as numbers).
     static func jsonArray(_ values: [SQLValue]) -> String {

@@ -1,26 +1,26 @@
 /// What the system tables' statements need of SQLite (``SystemSchema``, ``AccountStatements``).
 extension SQLiteDialect {
     /// None: the functions SQLite's SQL calls are registered by its adapter on each connection.
-    public var functionMigrations: [SystemSchema.Migration] { [] }
+    package var functionMigrations: [SystemSchema.Migration] { [] }
 
     /// SQLite's built-in `lower` changes ASCII letters only.
-    public func asciiLowercased(_ text: SQLFragment) -> SQLFragment {
+    package func asciiLowercased(_ text: SQLFragment) -> SQLFragment {
         "lower(\(text))"
     }
 
-    public func textParameter(_ text: String) -> SQLFragment {
+    package func textParameter(_ text: String) -> SQLFragment {
         "\(bind: .text(text))"
     }
 
-    public func appendingNumber(_ number: SQLFragment, toArrayText column: String) -> SQLFragment {
+    package func appendingNumber(_ number: SQLFragment, toArrayText column: String) -> SQLFragment {
         "json_insert(\(raw: column), '$[#]', \(number))"
     }
 
-    public func indexExists(_ name: String) -> SQLFragment {
+    package func indexExists(_ name: String) -> SQLFragment {
         "SELECT 1 FROM sqlite_master WHERE \"type\" = 'index' AND \"name\" = \(bind: .text(name))"
     }
 
-    public func linkedAccounts(ofUsersIn users: String) -> String {
+    package func linkedAccounts(ofUsersIn users: String) -> String {
         let id = ["uid", "openid", "id"].map { key in
             "CASE json_type(\"p\".value, '$.\(key)') WHEN 'text' THEN NULLIF(json_extract(\"p\".value, '$.\(key)'), '') "
                 + "WHEN 'integer' THEN CAST(json_extract(\"p\".value, '$.\(key)') AS TEXT) "
@@ -32,13 +32,13 @@ extension SQLiteDialect {
     }
 
     /// None: one process writes the file, through one writer connection.
-    public var migrationLock: SQLFragment? { nil }
+    package var migrationLock: SQLFragment? { nil }
 
-    public func classCreationLock(_ className: String) -> SQLFragment? { nil }
+    package func classCreationLock(_ className: String) -> SQLFragment? { nil }
 
     /// `EXPLAIN QUERY PLAN`; the read before it reloads the connection's schema (EXPLAIN reads nothing, so it would
     /// plan with a cached schema that lacks an index another connection has just added).
-    public func queryPlan(of statement: SQLFragment) -> (setup: [SQLFragment], explain: SQLFragment, detailColumn: Int) {
+    package func queryPlan(of statement: SQLFragment) -> (setup: [SQLFragment], explain: SQLFragment, detailColumn: Int) {
         (["SELECT COUNT(*) FROM sqlite_master"], "EXPLAIN QUERY PLAN " + statement, 3)
     }
 }

@@ -1,16 +1,16 @@
-public import CirrusModel
+package import CirrusModel
 
 /// SQLite with JSON1: documents are JSON text, paths are `$."a"[0]."b"`, regexes go through the
 /// `cirrus_regexp(pattern, options, text)` function that the SQLite adapter registers.
-public struct SQLiteDialect: SQLDialect {
-    public init() {}
+package struct SQLiteDialect: SQLDialect {
+    package init() {}
 
-    public var name: String { "sqlite" }
-    public var readsJSONNullAsSQLNull: Bool { true }
-    public var documentColumnType: String { "TEXT" }
-    public var integerColumnType: String { "INTEGER" }
+    package var name: String { "sqlite" }
+    package var readsJSONNullAsSQLNull: Bool { true }
+    package var documentColumnType: String { "TEXT" }
+    package var integerColumnType: String { "INTEGER" }
 
-    public func placeholder(_ position: Int) -> String { "?" }
+    package func placeholder(_ position: Int) -> String { "?" }
 
     // MARK: Paths
 
@@ -77,15 +77,15 @@ public struct SQLiteDialect: SQLDialect {
 
     // MARK: Reading
 
-    public func target(column: String, path: FieldPath) -> JSONTarget {
+    package func target(column: String, path: FieldPath) -> JSONTarget {
         JSONTarget(.document(column: column, path: path))
     }
 
-    public func member(_ key: String, of target: JSONTarget) -> JSONTarget {
+    package func member(_ key: String, of target: JSONTarget) -> JSONTarget {
         JSONTarget(.member(target, key))
     }
 
-    public func hasKind(_ target: JSONTarget, _ kind: JSONKind) -> SQLFragment {
+    package func hasKind(_ target: JSONTarget, _ kind: JSONKind) -> SQLFragment {
         let names: String
         switch kind {
         case .string: names = "= 'text'"
@@ -100,11 +100,11 @@ public struct SQLiteDialect: SQLDialect {
         return "\(type(target)) \(raw: names)"
     }
 
-    public func isPresent(_ target: JSONTarget) -> SQLFragment {
+    package func isPresent(_ target: JSONTarget) -> SQLFragment {
         "\(type(target)) IS NOT NULL"
     }
 
-    public func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment {
+    package func compare(_ target: JSONTarget, _ op: ScalarOperator, _ operand: ScalarOperand) -> SQLFragment {
         if case .json(let document) = operand {
             return op == .equal ? sameTree(target, document) : "FALSE"
         }
@@ -123,18 +123,18 @@ public struct SQLiteDialect: SQLDialect {
         return "(NOT EXISTS (\(nodes(stored)) EXCEPT \(nodes(given))) AND NOT EXISTS (\(nodes(given)) EXCEPT \(nodes(stored))))"
     }
 
-    public func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
+    package func compare(_ target: JSONTarget, in operands: [ScalarOperand]) -> SQLFragment {
         guard operands.count > SQLLists.inlineLength else {
             return "\(value(target)) IN (\(operands.map { SQLFragment.bind(binding($0)) }.joined(separator: ", ")))"
         }
         return isIn(value(target), operands.map(binding))
     }
 
-    public func isIn(_ expression: SQLFragment, _ values: [SQLValue]) -> SQLFragment {
+    package func isIn(_ expression: SQLFragment, _ values: [SQLValue]) -> SQLFragment {
         SQLLists.isIn(expression, values) { array in "\(expression) IN (SELECT value FROM json_each(\(array)))" }
     }
 
-    public var maximumParameters: Int { 32_766 }
+    package var maximumParameters: Int { 32_766 }
 
     private func binding(_ operand: ScalarOperand) -> SQLValue {
         switch operand {
@@ -145,39 +145,39 @@ public struct SQLiteDialect: SQLDialect {
         }
     }
 
-    public func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment {
+    package func arrayCount(_ target: JSONTarget, equals count: Int64) -> SQLFragment {
         "(\(type(target)) = 'array' AND json_array_length(\(json(target))) = \(bind: .int(count)))"
     }
 
-    public func stringValue(_ target: JSONTarget) -> SQLFragment {
+    package func stringValue(_ target: JSONTarget) -> SQLFragment {
         value(target)
     }
 
     /// `json_extract` is both the sort expression and the indexed one; SQLite sorts NULL lowest, as Cirrus does.
-    public func typedSortTerm(_ target: JSONTarget, type: FieldType, descending: Bool) -> SQLFragment? { nil }
+    package func typedSortTerm(_ target: JSONTarget, type: FieldType, descending: Bool) -> SQLFragment? { nil }
 
-    public var indexOrderSuffix: String { "" }
+    package var indexOrderSuffix: String { "" }
 
     /// `json_extract` reads JSON `null` as SQL NULL, which no comparison matches.
-    public func isAboveNull(_ target: JSONTarget) -> SQLFragment {
+    package func isAboveNull(_ target: JSONTarget) -> SQLFragment {
         "\(value(target)) IS NOT NULL"
     }
 
     /// SQLite has no inverted index on JSON arrays.
-    public func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment? { nil }
+    package func arrayHoldsAnyPrefilter(_ target: JSONTarget, of strings: [String]) -> SQLFragment? { nil }
 
-    public func arrayIndexExpression(_ target: JSONTarget) -> (method: String, expression: SQLFragment)? { nil }
+    package func arrayIndexExpression(_ target: JSONTarget) -> (method: String, expression: SQLFragment)? { nil }
 
-    public func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment {
+    package func regexMatch(_ text: SQLFragment, pattern: String, options: String) -> SQLFragment {
         "cirrus_regexp(\(bind: .text(pattern)), \(bind: .text(options)), \(text))"
     }
 
-    public func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+    package func anyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
         let element = JSONTarget(.element(alias: alias))
         return "(\(type(target)) = 'array' AND EXISTS (SELECT 1 FROM json_each(\(json(target))) AS \(raw: alias) WHERE \(condition(element))))"
     }
 
-    public func holdsAll(_ target: JSONTarget, _ kind: JSONKind, _ operands: [ScalarOperand], alias: String) -> SQLFragment {
+    package func holdsAll(_ target: JSONTarget, _ kind: JSONKind, _ operands: [ScalarOperand], alias: String) -> SQLFragment {
         let kinds = kind == .string ? "'text'" : "'integer', 'real'"
         let candidates: SQLFragment = "CASE WHEN \(type(target)) = 'array' THEN \(json(target)) WHEN \(type(target)) IS NOT NULL THEN json_array(\(json(target))) END"
         let list = SQLFragment.bind(.text(SQLLists.jsonArray(operands.map(binding))))
@@ -186,7 +186,7 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     /// Iterates the array with itself appended, or a one-element array of any other present value.
-    public func itselfOrAnyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
+    package func itselfOrAnyElement(of target: JSONTarget, alias: String, where condition: (JSONTarget) -> SQLFragment) -> SQLFragment {
         let element = JSONTarget(.element(alias: alias))
         let kind = type(target)
         let value = json(target)
@@ -195,12 +195,12 @@ public struct SQLiteDialect: SQLDialect {
         return "EXISTS (SELECT 1 FROM json_each(\(candidates)) AS \(raw: alias) WHERE \(condition(element)))"
     }
 
-    public func sortExpression(_ target: JSONTarget) -> SQLFragment {
+    package func sortExpression(_ target: JSONTarget) -> SQLFragment {
         value(target)
     }
 
     /// `json_extract(…)`, whatever the kind of value: one expression index serves every comparison.
-    public func comparedExpressions(_ target: JSONTarget, textual: Bool) -> [SQLFragment] {
+    package func comparedExpressions(_ target: JSONTarget, textual: Bool) -> [SQLFragment] {
         [value(target)]
     }
 
@@ -208,49 +208,49 @@ public struct SQLiteDialect: SQLDialect {
 
     /// `cirrus_distance(lat1, lon1, lat2, lon2)`: radians of arc by the haversine formula, NULL unless all
     /// four arguments are numbers. The SQLite adapter registers it (``GeoPoint/arcDistance(latitude:longitude:toLatitude:longitude:)``).
-    public static let distanceFunction = "cirrus_distance"
+    package static let distanceFunction = "cirrus_distance"
 
     /// `cirrus_in_polygon(lat, lon, polygon)`: 1 when the point is inside or on the polygon, given as JSON
     /// text `[[latitude, longitude], …]`, 0 otherwise, NULL for NULL coordinates. The SQLite adapter
     /// registers it (``GeoPoint/isInside(latitude:longitude:polygon:)``).
-    public static let polygonFunction = "cirrus_in_polygon"
+    package static let polygonFunction = "cirrus_in_polygon"
 
-    public func doubleValue(_ target: JSONTarget) -> SQLFragment {
+    package func doubleValue(_ target: JSONTarget) -> SQLFragment {
         value(target)
     }
 
-    public func sphericalDistance(latitude: SQLFragment, longitude: SQLFragment, to center: GeoPoint) -> SQLFragment {
+    package func sphericalDistance(latitude: SQLFragment, longitude: SQLFragment, to center: GeoPoint) -> SQLFragment {
         "\(raw: Self.distanceFunction)(\(latitude), \(longitude), \(bind: .double(center.latitude)), \(bind: .double(center.longitude)))"
     }
 
-    public func pointInPolygon(latitude: SQLFragment, longitude: SQLFragment, polygon: [GeoPoint]) -> SQLFragment {
+    package func pointInPolygon(latitude: SQLFragment, longitude: SQLFragment, polygon: [GeoPoint]) -> SQLFragment {
         let vertices = JSON.array(polygon.map { .array([.double($0.latitude), .double($0.longitude)]) })
         return "\(raw: Self.polygonFunction)(\(latitude), \(longitude), \(bind: .text(JSONWriter.string(vertices)))) = 1"
     }
 
     // MARK: Writing
 
-    public func jsonLiteral(_ json: JSON) -> SQLFragment {
+    package func jsonLiteral(_ json: JSON) -> SQLFragment {
         "json(\(bind: .text(JSONWriter.string(json))))"
     }
 
-    public func documentParameter(_ json: JSON) -> SQLFragment {
+    package func documentParameter(_ json: JSON) -> SQLFragment {
         documentParameter(text: JSONWriter.string(json))
     }
 
-    public func documentParameter(text: String) -> SQLFragment {
+    package func documentParameter(text: String) -> SQLFragment {
         .bind(.text(text))
     }
 
-    public func documentText(_ column: String) -> String {
+    package func documentText(_ column: String) -> String {
         quote(column)
     }
 
-    public func setting(_ document: SQLFragment, column: String, path: FieldPath, to value: SQLFragment) -> SQLFragment {
+    package func setting(_ document: SQLFragment, column: String, path: FieldPath, to value: SQLFragment) -> SQLFragment {
         choosingPath(column: column, path: path) { jsonPath in "json_set(\(document), \(raw: literal(jsonPath)), \(value))" }
     }
 
-    public func removing(_ document: SQLFragment, path: FieldPath) -> SQLFragment {
+    package func removing(_ document: SQLFragment, path: FieldPath) -> SQLFragment {
         choosingPath(column: "data", path: path) { jsonPath in "json_remove(\(document), \(raw: literal(jsonPath)))" }
     }
 
@@ -269,7 +269,7 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     /// `current + amount`; a missing or non-numeric current value counts as 0.
-    public func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
+    package func incremented(_ current: JSONTarget, by amount: Value) -> SQLFragment {
         let start: SQLFragment = "CASE WHEN \(type(current)) IN ('integer', 'real') THEN \(value(current)) ELSE 0 END"
         return exactNumber("(\(start) + \(bind: numberBinding(amount)))")
     }
@@ -287,17 +287,17 @@ public struct SQLiteDialect: SQLDialect {
 
     /// `cirrus_real(n)`: a finite real as JSON number text with the fewest digits that read back as the same
     /// double (``realText(_:)``); the SQLite adapter registers it.
-    public static let realTextFunction = "cirrus_real"
+    package static let realTextFunction = "cirrus_real"
 
     /// The text ``realTextFunction`` returns: Swift's shortest round-trip form, which always has a point or an
     /// exponent (`3.0`, `1e+16`, `5e-324`), so it stays a real when SQLite reads it back.
-    public static func realText(_ number: Double) -> String {
+    package static func realText(_ number: Double) -> String {
         number.description
     }
 
     /// The bit operation on the current value truncated toward zero; 0 when it is missing, not a number,
     /// or outside the 64-bit range (as ``FieldOperation/apply(to:)`` does).
-    public func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
+    package func bitwise(_ current: JSONTarget, _ op: BitOperator, _ operand: Int64) -> SQLFragment {
         let kind = type(current)
         let number = value(current)
         let base: SQLFragment = "(CASE WHEN \(kind) = 'integer' THEN \(number) WHEN \(kind) = 'real' AND abs(\(number)) < 9223372036854775808.0 "
@@ -327,7 +327,7 @@ public struct SQLiteDialect: SQLDialect {
     /// are split into groups of this many elements.
     static let groupSize = 60
 
-    public func appending(_ current: JSONTarget, _ elements: [Value]) -> SQLFragment {
+    package func appending(_ current: JSONTarget, _ elements: [Value]) -> SQLFragment {
         var call = arrayOrEmpty(current)
         for start in stride(from: 0, to: max(elements.count, 1), by: Self.groupSize) {
             var nested = "json_insert(\(call)" as SQLFragment
@@ -340,7 +340,7 @@ public struct SQLiteDialect: SQLDialect {
         return call
     }
 
-    public func appendingUnique(
+    package func appendingUnique(
         _ current: JSONTarget, _ elements: [Value], alias: String, isElement: (JSONTarget, Value) -> SQLFragment
     ) -> SQLFragment {
         let array = arrayOrEmpty(current)
@@ -360,7 +360,7 @@ public struct SQLiteDialect: SQLDialect {
         return "json((SELECT json_group_array(json(x)) FROM (\(rows.joined(separator: " UNION ALL ")))))"
     }
 
-    public func removing(from current: JSONTarget, alias: String, where isRemoved: (JSONTarget) -> SQLFragment) -> SQLFragment {
+    package func removing(from current: JSONTarget, alias: String, where isRemoved: (JSONTarget) -> SQLFragment) -> SQLFragment {
         let array = arrayOrEmpty(current)
         let element = JSONTarget(.element(alias: alias))
         return "json((SELECT json_group_array(json(\(array) -> \(raw: alias).fullkey)) FROM json_each(\(array)) AS \(raw: alias) "

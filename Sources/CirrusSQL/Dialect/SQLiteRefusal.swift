@@ -1,17 +1,17 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A failure the client caused, raised from inside a SQLite statement (a regular expression out of its budget, an
 /// `Increment` beyond the largest double), carried as the statement's error message and read back as the
 /// ``APIError`` it was, so that it reaches the client as a 4xx rather than a database failure.
-public enum SQLiteRefusal {
+package enum SQLiteRefusal {
     /// `cirrus_refuse(reason, message)`: fails the statement with ``APIError`` `reason` and `message`. The SQLite
     /// adapter registers it; the SQL calls it in a `CASE` branch that only runs when the refusal applies.
-    public static let function = "cirrus_refuse"
+    package static let function = "cirrus_refuse"
 
     private static let prefix = "cirrus refusal: "
 
     /// The statement error message that stands for `error`.
-    public static func message(for error: APIError) -> String {
+    package static func message(for error: APIError) -> String {
         prefix + error.reason.rawValue + ": " + error.message
     }
 
@@ -20,7 +20,7 @@ public enum SQLiteRefusal {
     static let tooComplexMessages = ["parser stack overflow", "Expression tree is too large", "too many SQL variables", "too many terms in"]
 
     /// The error a statement error message stands for, or `nil` when it is another failure.
-    public static func apiError(fromMessage message: String?) -> APIError? {
+    package static func apiError(fromMessage message: String?) -> APIError? {
         guard let message else { return nil }
         if tooComplexMessages.contains(where: message.contains) {
             return APIError(.queryTooComplex, "Query too complex: the statement is too deep or too large for the database.")

@@ -2,13 +2,13 @@
 ///
 /// PostgreSQL cuts identifiers at 63 bytes without an error (`NAMEDATALEN` − 1), so two long names sharing their
 /// first 63 bytes would name one table: a class of 128 characters (the longest allowed) must not land in another's.
-public enum SQLIdentifier {
+package enum SQLIdentifier {
     /// The longest identifier PostgreSQL keeps whole; SQLite keeps any length.
-    public static let maximumLength = 63
+    package static let maximumLength = 63
 
     /// `name` when it fits; else its first bytes, `_` and a hash of the whole name, 63 bytes in all.
     /// Names are ASCII (class and field names are identifiers), so a prefix of characters is one of bytes.
-    public static func fitting(_ name: String) -> String {
+    package static func fitting(_ name: String) -> String {
         guard name.utf8.count > maximumLength else { return name }
         let hash = hex(name)
         return String(name.prefix(maximumLength - hash.count - 1)) + "_" + hash

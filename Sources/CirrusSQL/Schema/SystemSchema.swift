@@ -1,31 +1,31 @@
 import CirrusModel
 
 /// The system tables and their named, ordered migrations, per dialect.
-public enum SystemSchema {
-    public static let migrationsTable = "_cirrus_migrations"
-    public static let classesTable = "_cirrus_classes"
-    public static let fieldsTable = "_cirrus_fields"
-    public static let relationsTable = "_cirrus_relations"
-    public static let credentialsTable = "_cirrus_credentials"
-    public static let sessionsTable = "_cirrus_sessions"
-    public static let codesTable = "_cirrus_codes"
-    public static let sendsTable = "_cirrus_sends"
+package enum SystemSchema {
+    package static let migrationsTable = "_cirrus_migrations"
+    package static let classesTable = "_cirrus_classes"
+    package static let fieldsTable = "_cirrus_fields"
+    package static let relationsTable = "_cirrus_relations"
+    package static let credentialsTable = "_cirrus_credentials"
+    package static let sessionsTable = "_cirrus_sessions"
+    package static let codesTable = "_cirrus_codes"
+    package static let sendsTable = "_cirrus_sends"
     /// Third-party accounts (`authData.<platform>`) and the users they are linked to, unique per platform and id.
-    public static let authLinksTable = "_cirrus_auth_links"
+    package static let authLinksTable = "_cirrus_auth_links"
 
     /// One named step; applied once, in order, inside a transaction.
-    public struct Migration: Sendable {
-        public let name: String
-        public let statements: [String]
+    package struct Migration: Sendable {
+        package let name: String
+        package let statements: [String]
     }
 
     /// The statement creating the migrations table itself.
-    public static func bootstrap(_ dialect: any SQLDialect) -> String {
+    package static func bootstrap(_ dialect: any SQLDialect) -> String {
         "CREATE TABLE IF NOT EXISTS \(dialect.quote(migrationsTable)) (\"name\" TEXT PRIMARY KEY, \"applied_at\" \(dialect.integerColumnType) NOT NULL)"
     }
 
     /// Every migration, oldest first.
-    public static func migrations(_ dialect: any SQLDialect) -> [Migration] {
+    package static func migrations(_ dialect: any SQLDialect) -> [Migration] {
         let list = [
             Migration(name: "0001_schema_registry", statements: [
                 "CREATE TABLE \(dialect.quote(classesTable)) (\"name\" TEXT PRIMARY KEY, \"table_name\" TEXT NOT NULL UNIQUE, "
@@ -66,15 +66,15 @@ public enum SystemSchema {
     /// current shape from ``createObjectTable(_:table:className:)``. The stores apply it once, in the migrations'
     /// transaction, after the system migrations; one whose ``blockers`` query returns rows is skipped and tried again
     /// at the next start.
-    public struct TableMigration: Sendable {
-        public let name: String
+    package struct TableMigration: Sendable {
+        package let name: String
         /// A query over the table returning what keeps the migration from applying (nothing: it applies).
-        public let blockers: (@Sendable (_ table: String) -> String)?
-        public let statements: @Sendable (_ table: String) -> [String]
+        package let blockers: (@Sendable (_ table: String) -> String)?
+        package let statements: @Sendable (_ table: String) -> [String]
     }
 
     /// The migrations of an existing `_User` table, oldest first.
-    public static func userTableMigrations(_ dialect: any SQLDialect) -> [TableMigration] {
+    package static func userTableMigrations(_ dialect: any SQLDialect) -> [TableMigration] {
         [
             TableMigration(name: "0009_auth_links_from_users", blockers: nil) { table in [fillAuthLinks(dialect, userTable: table)] },
             TableMigration(name: "0010_email_unique_ignoring_case", blockers: { table in caseDuplicateEmails(dialect, userTable: table, limit: 10) }) {
@@ -93,7 +93,7 @@ public enum SystemSchema {
 
     /// A user's e-mail address lower-cased, ASCII letters only on both stores (PostgreSQL's `lower` under the `C`
     /// collation, SQLite's built-in one): the expression of the case-insensitive unique index, and of log-ins by e-mail.
-    public static func lowerEmail(_ dialect: any SQLDialect) -> String {
+    package static func lowerEmail(_ dialect: any SQLDialect) -> String {
         dialect.render(dialect.asciiLowercased(dialect.stringValue(dialect.target(column: "data", path: FieldPath(field: "email"))))).sql
     }
 
@@ -105,13 +105,13 @@ public enum SystemSchema {
     }
 
     /// `<table>_lower_unique_email`: read back as `email` by ``uniqueField(inMessage:)``.
-    public static func lowerEmailIndexName(userTable: String) -> String {
+    package static func lowerEmailIndexName(userTable: String) -> String {
         userTable + "_lower" + "_unique_email"
     }
 
     /// Up to `limit` lower-cased addresses that several users hold, spelled differently (a database from before
     /// e-mail uniqueness ignored case).
-    public static func caseDuplicateEmails(_ dialect: any SQLDialect, userTable: String, limit: Int) -> String {
+    package static func caseDuplicateEmails(_ dialect: any SQLDialect, userTable: String, limit: Int) -> String {
         let lower = lowerEmail(dialect)
         return "SELECT \(lower) FROM \(dialect.quote(userTable)) WHERE \(lower) IS NOT NULL GROUP BY \(lower) HAVING COUNT(*) > 1 "
             + "ORDER BY 1 LIMIT \(limit)"
@@ -145,7 +145,7 @@ public enum SystemSchema {
 
     /// Fields whose values are unique within a system class: a user's log-in names, a role's name, a file's key.
     /// Objects without the field are not constrained.
-    public static func uniqueFields(of className: String) -> [String] {
+    package static func uniqueFields(of className: String) -> [String] {
         switch className {
         case "_User": ["username", "email", "mobilePhoneNumber"]
         case "_Role": ["name"]
@@ -156,12 +156,12 @@ public enum SystemSchema {
     }
 
     /// The name of the unique index on `field`; ``uniqueField(inIndexName:)`` reads the field back from it.
-    public static func uniqueIndexName(table: String, field: String) -> String {
+    package static func uniqueIndexName(table: String, field: String) -> String {
         table + "_unique_" + field
     }
 
     /// The field of a unique index named by ``uniqueIndexName(table:field:)``, found in a database message.
-    public static func uniqueField(inMessage message: String) -> String? {
+    package static func uniqueField(inMessage message: String) -> String? {
         // SQLite names the columns of a column index, not the index: `UNIQUE constraint failed: _cirrus_auth_links.platform, …`.
         if message.contains(authLinksTable) { return "authData" }
         guard let marker = message.firstRange(of: "_unique_") else { return nil }
@@ -170,7 +170,7 @@ public enum SystemSchema {
     }
 
     /// The DDL creating one class's table and its default indexes, and the unique indexes of a system class.
-    public static func createObjectTable(_ dialect: any SQLDialect, table: String, className: String = "") -> [String] {
+    package static func createObjectTable(_ dialect: any SQLDialect, table: String, className: String = "") -> [String] {
         let quoted = dialect.quote(table)
         let unique = uniqueFields(of: className).map { field in
             let value = dialect.comparedExpressions(dialect.target(column: "data", path: FieldPath(field: field)), textual: true)[0]
@@ -189,7 +189,7 @@ public enum SystemSchema {
     /// The table name for a class: `o_` and the lower-cased name, suffixed when that name is taken
     /// by a class whose name differs only in case (SQLite table names ignore case), and shortened with a hash of
     /// the whole when longer than PostgreSQL keeps (``SQLIdentifier``).
-    public static func tableName(for className: String, taken: Set<String>) -> String {
+    package static func tableName(for className: String, taken: Set<String>) -> String {
         let base = "o_" + className.lowercased()
         var candidate = SQLIdentifier.fitting(base)
         var suffix = 2

@@ -1,11 +1,11 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Statements over the account tables: stored passwords with their lock-out state, and sessions; and the
 /// recursive query that finds the roles a user holds.
-public struct AccountStatements: Sendable {
-    public let dialect: any SQLDialect
+package struct AccountStatements: Sendable {
+    package let dialect: any SQLDialect
 
-    public init(dialect: any SQLDialect) {
+    package init(dialect: any SQLDialect) {
         self.dialect = dialect
     }
 
@@ -14,17 +14,17 @@ public struct AccountStatements: Sendable {
     private var relations: String { dialect.quote(SystemSchema.relationsTable) }
 
     /// Columns: user_id, password, failures (JSON array of milliseconds), locked_until.
-    public func account(userId: String) -> SQLFragment {
+    package func account(userId: String) -> SQLFragment {
         "SELECT \"user_id\", \"password\", \"failures\", \"locked_until\" FROM \(raw: credentials) WHERE \"user_id\" = \(bind: .text(userId))"
     }
 
-    public func setPassword(userId: String, password: String?) -> SQLFragment {
+    package func setPassword(userId: String, password: String?) -> SQLFragment {
         let value: SQLValue = password.map(SQLValue.text) ?? .null
         return "INSERT INTO \(raw: credentials) (\"user_id\", \"password\") VALUES (\(bind: .text(userId)), \(bind: value)) "
             + "ON CONFLICT (\"user_id\") DO UPDATE SET \"password\" = excluded.\"password\""
     }
 
-    public func setLockout(userId: String, failures: [Timestamp], lockedUntil: Timestamp?) -> SQLFragment {
+    package func setLockout(userId: String, failures: [Timestamp], lockedUntil: Timestamp?) -> SQLFragment {
         let list = "[" + failures.map { String($0.millisecondsSince1970) }.joined(separator: ",") + "]"
         let until: SQLValue = lockedUntil.map { .int($0.millisecondsSince1970) } ?? .null
         return "INSERT INTO \(raw: credentials) (\"user_id\", \"failures\", \"locked_until\") VALUES (\(bind: .text(userId)), "
@@ -33,7 +33,7 @@ public struct AccountStatements: Sendable {
     }
 
     /// Appends one failure time to the list in the same statement, so that concurrent attempts never lose one.
-    public func appendFailure(userId: String, at time: Timestamp) -> SQLFragment {
+    package func appendFailure(userId: String, at time: Timestamp) -> SQLFragment {
         let appended = dialect.appendingNumber("\(bind: .int(time.millisecondsSince1970))", toArrayText: credentials + ".\"failures\"")
         return "INSERT INTO \(raw: credentials) (\"user_id\", \"failures\") VALUES (\(bind: .text(userId)), "
             + "\(bind: .text("[\(time.millisecondsSince1970)]"))) ON CONFLICT (\"user_id\") DO UPDATE SET \"failures\" = \(appended)"
@@ -41,7 +41,7 @@ public struct AccountStatements: Sendable {
 
     /// What deleting objects of `className` also removes: the account rows, sessions and third-party links of deleted
     /// users; nothing for other classes.
-    public func deletingAccounts(of className: String, userIds: [String]) -> [SQLFragment] {
+    package func deletingAccounts(of className: String, userIds: [String]) -> [SQLFragment] {
         guard className == "_User", !userIds.isEmpty else { return [] }
         let ids = userIds.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")
         return [
@@ -55,27 +55,27 @@ public struct AccountStatements: Sendable {
 
     /// Links an account to a user in place of the user's link of that platform; the unique index on
     /// `(platform, uid)` refuses an account another user holds.
-    public func linkAccount(userId: String, platform: String, uid: String) -> SQLFragment {
+    package func linkAccount(userId: String, platform: String, uid: String) -> SQLFragment {
         "INSERT INTO \(raw: links) (\"user_id\", \"platform\", \"uid\") VALUES (\(bind: .text(userId)), \(bind: .text(platform)), "
             + "\(bind: .text(uid))) ON CONFLICT (\"user_id\", \"platform\") DO UPDATE SET \"uid\" = excluded.\"uid\""
     }
 
     /// Unlinks a user's account of `platform`, or every account of the user.
-    public func unlinkAccount(userId: String, platform: String?) -> SQLFragment {
+    package func unlinkAccount(userId: String, platform: String?) -> SQLFragment {
         var statement: SQLFragment = "DELETE FROM \(raw: links) WHERE \"user_id\" = \(bind: .text(userId))"
         if let platform { statement.append(" AND \"platform\" = \(bind: .text(platform))") }
         return statement
     }
 
     /// The object columns of the user holding an account, found through the links' unique index.
-    public func linkedUser(platform: String, uid: String, userTable: String) -> SQLFragment {
+    package func linkedUser(platform: String, uid: String, userTable: String) -> SQLFragment {
         "SELECT \(raw: ObjectStatements(dialect: dialect, table: userTable).columns) FROM \(raw: dialect.quote(userTable)) WHERE \"id\" = "
             + "(SELECT \"user_id\" FROM \(raw: links) WHERE \"platform\" = \(bind: .text(platform)) AND \"uid\" = \(bind: .text(uid)))"
     }
 
     /// The object columns of the user whose e-mail is `email` ignoring ASCII case, the one spelled exactly so first,
     /// then the oldest; read through the case-insensitive unique index.
-    public func user(email: String, userTable: String) -> SQLFragment {
+    package func user(email: String, userTable: String) -> SQLFragment {
         let lower = SystemSchema.lowerEmail(dialect)
         let exact = dialect.stringValue(dialect.target(column: "data", path: FieldPath(field: "email")))
         let given = dialect.asciiLowercased(dialect.textParameter(email))
@@ -86,17 +86,17 @@ public struct AccountStatements: Sendable {
     static let sessionColumns = "\"token\", \"session_id\", \"user_id\", \"kind\", \"created_at\", \"expires_at\", \"installation_id\", \"created_with\""
 
     /// Columns: token, session_id, user_id, kind, created_at, expires_at, installation_id, created_with.
-    public func session(token: String) -> SQLFragment {
+    package func session(token: String) -> SQLFragment {
         "SELECT \(raw: Self.sessionColumns) FROM \(raw: sessions) WHERE \"token\" = \(bind: .text(token))"
     }
 
     /// Columns: user_id, password; the users of `userIds` that have a password.
-    public func passwords(userIds: [String]) -> SQLFragment {
+    package func passwords(userIds: [String]) -> SQLFragment {
         "SELECT \"user_id\", \"password\" FROM \(raw: credentials) WHERE \"password\" IS NOT NULL AND \"user_id\" IN (\(Self.list(userIds)))"
     }
 
     /// The sessions of several users, by user then oldest first; same columns as ``session(token:)``.
-    public func sessions(userIds: [String]) -> SQLFragment {
+    package func sessions(userIds: [String]) -> SQLFragment {
         "SELECT \(raw: Self.sessionColumns) FROM \(raw: sessions) WHERE \"user_id\" IN (\(Self.list(userIds))) ORDER BY \"user_id\", \"created_at\", \"token\""
     }
 
@@ -105,11 +105,11 @@ public struct AccountStatements: Sendable {
     }
 
     /// The sessions of a user, oldest first; same columns as ``session(token:)``.
-    public func sessions(userId: String) -> SQLFragment {
+    package func sessions(userId: String) -> SQLFragment {
         "SELECT \(raw: Self.sessionColumns) FROM \(raw: sessions) WHERE \"user_id\" = \(bind: .text(userId)) ORDER BY \"created_at\", \"token\""
     }
 
-    public func insertSession(
+    package func insertSession(
         token: String, sessionId: String, userId: String, kind: String, createdAt: Timestamp, expiresAt: Timestamp?,
         installationId: String?, createdWith: String?
     ) -> SQLFragment {
@@ -119,11 +119,11 @@ public struct AccountStatements: Sendable {
             + "\(bind: installationId.map(SQLValue.text) ?? .null), \(bind: createdWith.map(SQLValue.text) ?? .null))"
     }
 
-    public func deleteSession(token: String) -> SQLFragment {
+    package func deleteSession(token: String) -> SQLFragment {
         "DELETE FROM \(raw: sessions) WHERE \"token\" = \(bind: .text(token))"
     }
 
-    public func deleteSessions(userId: String, kind: String?, keeping: String?) -> SQLFragment {
+    package func deleteSessions(userId: String, kind: String?, keeping: String?) -> SQLFragment {
         var statement: SQLFragment = "DELETE FROM \(raw: sessions) WHERE \"user_id\" = \(bind: .text(userId))"
         if let kind { statement.append(" AND \"kind\" = \(bind: .text(kind))") }
         if let keeping { statement.append(" AND \"token\" <> \(bind: .text(keeping))") }
@@ -136,17 +136,17 @@ public struct AccountStatements: Sendable {
     static let codeColumns = "\"purpose\", \"target\", \"code\", \"user_id\", \"created_at\", \"expires_at\", \"attempts\", \"data\""
 
     /// Columns: purpose, target, code, user_id, created_at, expires_at, attempts, data.
-    public func code(purpose: String, target: String) -> SQLFragment {
+    package func code(purpose: String, target: String) -> SQLFragment {
         "SELECT \(raw: Self.codeColumns) FROM \(raw: codes) WHERE \"purpose\" = \(bind: .text(purpose)) AND \"target\" = \(bind: .text(target))"
     }
 
     /// Same columns as ``code(purpose:target:)``.
-    public func codes(purpose: String, code: String) -> SQLFragment {
+    package func codes(purpose: String, code: String) -> SQLFragment {
         "SELECT \(raw: Self.codeColumns) FROM \(raw: codes) WHERE \"purpose\" = \(bind: .text(purpose)) AND \"code\" = \(bind: .text(code)) "
             + "ORDER BY \"created_at\" DESC"
     }
 
-    public func saveCode(
+    package func saveCode(
         purpose: String, target: String, code: String, userId: String?, createdAt: Timestamp, expiresAt: Timestamp, data: String?
     ) -> SQLFragment {
         "INSERT INTO \(raw: codes) (\(raw: Self.codeColumns)) VALUES (\(bind: .text(purpose)), \(bind: .text(target)), \(bind: .text(code)), "
@@ -156,30 +156,30 @@ public struct AccountStatements: Sendable {
             + "\"expires_at\" = excluded.\"expires_at\", \"attempts\" = 0, \"data\" = excluded.\"data\""
     }
 
-    public func deleteCode(purpose: String, target: String) -> SQLFragment {
+    package func deleteCode(purpose: String, target: String) -> SQLFragment {
         "DELETE FROM \(raw: codes) WHERE \"purpose\" = \(bind: .text(purpose)) AND \"target\" = \(bind: .text(target))"
     }
 
-    public func countCodeAttempt(purpose: String, target: String) -> SQLFragment {
+    package func countCodeAttempt(purpose: String, target: String) -> SQLFragment {
         "UPDATE \(raw: codes) SET \"attempts\" = \"attempts\" + 1 WHERE \"purpose\" = \(bind: .text(purpose)) AND \"target\" = \(bind: .text(target))"
     }
 
     /// Records a send and forgets the target's sends older than `forgetBefore`.
-    public func recordSend(target: String, at time: Timestamp, forgetBefore: Timestamp) -> [SQLFragment] {
+    package func recordSend(target: String, at time: Timestamp, forgetBefore: Timestamp) -> [SQLFragment] {
         [
             "DELETE FROM \(raw: sends) WHERE \"target\" = \(bind: .text(target)) AND \"sent_at\" < \(bind: .int(forgetBefore.millisecondsSince1970))",
             "INSERT INTO \(raw: sends) (\"target\", \"sent_at\") VALUES (\(bind: .text(target)), \(bind: .int(time.millisecondsSince1970)))",
         ]
     }
 
-    public func sendCount(target: String, since: Timestamp) -> SQLFragment {
+    package func sendCount(target: String, since: Timestamp) -> SQLFragment {
         "SELECT COUNT(*) FROM \(raw: sends) WHERE \"target\" = \(bind: .text(target)) AND \"sent_at\" >= \(bind: .int(since.millisecondsSince1970))"
     }
 
     /// The names of the roles `userId` holds, in `roleTable` (the `_Role` class's table): the roles whose `users`
     /// relation lists the user, then every role whose `roles` relation lists a role already found. `UNION`
     /// keeps each role once, so cycles end.
-    public func roleNames(userId: String, roleTable: String) -> SQLFragment {
+    package func roleNames(userId: String, roleTable: String) -> SQLFragment {
         let name = dialect.stringValue(dialect.target(column: ConditionCompiler.documentColumn, path: FieldPath(field: "name")))
         return "WITH RECURSIVE \"held\"(\"id\") AS (SELECT \"owner_id\" FROM \(raw: relations) WHERE \"owner_class\" = '_Role' "
             + "AND \"field\" = 'users' AND \"target_id\" = \(bind: .text(userId)) UNION SELECT \"r\".\"owner_id\" FROM \(raw: relations) "

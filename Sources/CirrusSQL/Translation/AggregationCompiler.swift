@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Compiles an ``Aggregation`` (Bmob's statistics, BQL's `group by`) into one
 /// `SELECT … GROUP BY … HAVING … ORDER BY … LIMIT` over a class table.
@@ -7,20 +7,20 @@ public import CirrusModel
 /// `average` read numbers only (other values count as absent); `max` and `min` also take String and Date
 /// fields, as the schema records them. `HAVING` and `ORDER BY` name result keys (`_sumScore`, `_count`) or
 /// group keys; the services check the names before compiling.
-public struct AggregationCompiler {
-    public let dialect: any AggregationDialect
-    public let schema: ClassSchema?
+package struct AggregationCompiler {
+    package let dialect: any AggregationDialect
+    package let schema: ClassSchema?
     /// The zone in which Date group keys are cut into days, in minutes east of UTC.
-    public let dayOffsetMinutes: Int
+    package let dayOffsetMinutes: Int
 
-    public init(dialect: any AggregationDialect, schema: ClassSchema?, dayOffsetMinutes: Int = 0) {
+    package init(dialect: any AggregationDialect, schema: ClassSchema?, dayOffsetMinutes: Int = 0) {
         self.dialect = dialect
         self.schema = schema
         self.dayOffsetMinutes = dayOffsetMinutes
     }
 
     /// The statement over `table` for the rows satisfying `condition`, and how to read its columns.
-    public func statement(_ aggregation: Aggregation, table: String, where condition: SQLFragment) -> AggregationStatement {
+    package func statement(_ aggregation: Aggregation, table: String, where condition: SQLFragment) -> AggregationStatement {
         let outputs = self.outputs(aggregation)
         let byKey = Dictionary(outputs.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let selected = outputs.map { "\($0.selected) AS \(raw: dialect.quote($0.alias))" as SQLFragment }
@@ -55,7 +55,7 @@ public struct AggregationCompiler {
     }
 
     /// The result key of the group size.
-    public static let countKey = "_count"
+    package static let countKey = "_count"
 
     private func group(_ path: FieldPath, alias: String) -> AggregationOutput {
         let aliasFragment = SQLFragment(dialect.quote(alias))
@@ -144,15 +144,15 @@ struct AggregationOutput {
 }
 
 /// A compiled statistics query and how to read each of its columns.
-public struct AggregationStatement: Sendable {
-    public let sql: SQLFragment
+package struct AggregationStatement: Sendable {
+    package let sql: SQLFragment
     /// The result columns in select-list order.
-    public let columns: [AggregationColumn]
+    package let columns: [AggregationColumn]
 }
 
 /// A result column: its key in the result rows and the kind of SQL value it holds.
-public struct AggregationColumn: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct AggregationColumn: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// JSON text of a group value.
         case json
         /// A SQL number (or a PostgreSQL `numeric` read as text).
@@ -165,17 +165,17 @@ public struct AggregationColumn: Sendable, Hashable {
         case milliseconds
     }
 
-    public let key: String
-    public let kind: Kind
+    package let key: String
+    package let kind: Kind
 
-    public init(key: String, kind: Kind) {
+    package init(key: String, kind: Kind) {
         self.key = key
         self.kind = kind
     }
 
     /// The canonical JSON of one cell of this column; dates become `{"__type":"Date","iso":…}`.
     /// - Throws: ``JSONParser/SyntaxError`` when a JSON or numeric cell does not parse.
-    public func decode(_ cell: SQLValue) throws -> JSON {
+    package func decode(_ cell: SQLValue) throws -> JSON {
         switch (kind, cell) {
         case (_, .null): return .null
         case (.json, .text(let text)): return try JSONParser.parse(text)

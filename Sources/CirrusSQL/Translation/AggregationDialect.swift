@@ -1,6 +1,6 @@
 /// The pieces of statistics queries that differ between dialects. Group expressions carry no bound
 /// parameters, so that PostgreSQL recognises them again in `HAVING` and `ORDER BY`.
-public protocol AggregationDialect: SQLDialect {
+package protocol AggregationDialect: SQLDialect {
     /// The JSON value at `target` as the expression to group by: equal values give equal keys.
     func groupValue(_ target: JSONTarget) -> SQLFragment
 
@@ -26,68 +26,68 @@ public protocol AggregationDialect: SQLDialect {
 
 extension SQLiteDialect: AggregationDialect {
     /// The JSON text of the value (`->`), so that the string `"1"` and the number `1` stay apart.
-    public func groupValue(_ target: JSONTarget) -> SQLFragment {
+    package func groupValue(_ target: JSONTarget) -> SQLFragment {
         json(target)
     }
 
-    public func groupValueText(_ groupValue: SQLFragment) -> SQLFragment {
+    package func groupValueText(_ groupValue: SQLFragment) -> SQLFragment {
         groupValue
     }
 
-    public func numberOrNull(_ target: JSONTarget) -> SQLFragment {
+    package func numberOrNull(_ target: JSONTarget) -> SQLFragment {
         "CASE WHEN \(hasKind(target, .number)) THEN \(value(target)) END"
     }
 
-    public func binaryText(_ text: SQLFragment) -> SQLFragment {
+    package func binaryText(_ text: SQLFragment) -> SQLFragment {
         text
     }
 
     /// SQLite's `SUM` fails on an integer overflow, so integers are summed in two halves that cannot overflow (the
     /// high 32 bits, arithmetic shift, and the low 32), joined with the carry; SQLite's arithmetic turns the join
     /// into a double when the total does not fit. With any double among the numbers, `TOTAL`.
-    public func sum(_ number: SQLFragment) -> SQLFragment {
+    package func sum(_ number: SQLFragment) -> SQLFragment {
         let high: SQLFragment = "COALESCE(SUM(\(number) >> 32), 0)"
         let low: SQLFragment = "COALESCE(SUM(\(number) & 4294967295), 0)"
         return "(CASE WHEN COUNT(CASE WHEN typeof(\(number)) = 'real' THEN 1 END) > 0 THEN TOTAL(\(number)) "
             + "ELSE (\(high) + (\(low) >> 32)) * 4294967296 + (\(low) & 4294967295) END)"
     }
 
-    public func day(ofMilliseconds milliseconds: SQLFragment, offsetMinutes: Int) -> SQLFragment {
+    package func day(ofMilliseconds milliseconds: SQLFragment, offsetMinutes: Int) -> SQLFragment {
         "date((\(milliseconds) + \(raw: String(Int64(offsetMinutes) * 60_000))) / 1000, 'unixepoch')"
     }
 
-    public func day(ofISO iso: SQLFragment, offsetMinutes: Int) -> SQLFragment {
+    package func day(ofISO iso: SQLFragment, offsetMinutes: Int) -> SQLFragment {
         "date(\(iso), \(raw: literal("\(offsetMinutes >= 0 ? "+" : "")\(offsetMinutes) minutes")))"
     }
 }
 
 extension PostgresDialect: AggregationDialect {
-    public func groupValue(_ target: JSONTarget) -> SQLFragment {
+    package func groupValue(_ target: JSONTarget) -> SQLFragment {
         json(target)
     }
 
-    public func groupValueText(_ groupValue: SQLFragment) -> SQLFragment {
+    package func groupValueText(_ groupValue: SQLFragment) -> SQLFragment {
         "\(groupValue)::text"
     }
 
-    public func numberOrNull(_ target: JSONTarget) -> SQLFragment {
+    package func numberOrNull(_ target: JSONTarget) -> SQLFragment {
         "CASE WHEN \(hasKind(target, .number)) THEN \(json(target))::numeric END"
     }
 
-    public func binaryText(_ text: SQLFragment) -> SQLFragment {
+    package func binaryText(_ text: SQLFragment) -> SQLFragment {
         "(\(text)) COLLATE \"C\""
     }
 
     /// `numeric` sums never overflow; a total beyond 64 bits reads back as the nearest double.
-    public func sum(_ number: SQLFragment) -> SQLFragment {
+    package func sum(_ number: SQLFragment) -> SQLFragment {
         "COALESCE(SUM(\(number)), 0)"
     }
 
-    public func day(ofMilliseconds milliseconds: SQLFragment, offsetMinutes: Int) -> SQLFragment {
+    package func day(ofMilliseconds milliseconds: SQLFragment, offsetMinutes: Int) -> SQLFragment {
         "to_char(TIMESTAMP 'epoch' + (\(milliseconds) + \(raw: String(Int64(offsetMinutes) * 60_000))) * INTERVAL '1 millisecond', 'YYYY-MM-DD')"
     }
 
-    public func day(ofISO iso: SQLFragment, offsetMinutes: Int) -> SQLFragment {
+    package func day(ofISO iso: SQLFragment, offsetMinutes: Int) -> SQLFragment {
         "to_char((CAST(\(iso) AS timestamptz) AT TIME ZONE 'UTC') + INTERVAL \(raw: literal("\(offsetMinutes) minutes")), 'YYYY-MM-DD')"
     }
 }

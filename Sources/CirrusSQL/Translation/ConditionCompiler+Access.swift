@@ -1,22 +1,22 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Read permission in SQL: the one predicate every read path adds (find, count, aggregate, fetch by id and
 /// the inner queries of sub-queries).
 extension ConditionCompiler {
     /// The ACL column of object tables: LeanCloud's ACL JSON (`{"*":{"read":true},"<userId>":{"read":true}}`),
     /// NULL for a public object.
-    public static let aclColumn = "acl"
+    package static let aclColumn = "acl"
 
     /// True for the objects that one of `readers` (ACL principals: `*`, a user id, `role:<name>`) may read: a
     /// NULL ACL, or one granting `read: true` to a reader. `nil` readers (the master key) need no predicate.
     /// Principals holding a quote or backslash cannot be ACL keys written by the services and are ignored.
-    public func readable(by readers: [String]?) -> SQLFragment? {
+    package func readable(by readers: [String]?) -> SQLFragment? {
         granted(.read, to: readers)
     }
 
     /// True for the objects that one of `writers` may write: a NULL ACL, or one granting `write: true` to a writer.
     /// `nil` writers (the master key) need no predicate.
-    public func writable(by writers: [String]?) -> SQLFragment? {
+    package func writable(by writers: [String]?) -> SQLFragment? {
         granted(.write, to: writers)
     }
 
@@ -30,7 +30,7 @@ extension ConditionCompiler {
     }
 
     /// ``compile(_:)`` restricted to the objects ``readers`` may read.
-    public func compileReadable(_ condition: Condition) -> SQLFragment {
+    package func compileReadable(_ condition: Condition) -> SQLFragment {
         let compiled = compile(condition)
         guard let restriction = readable(by: readers) else { return compiled }
         return condition == .always ? restriction : [compiled, restriction].combined("AND")

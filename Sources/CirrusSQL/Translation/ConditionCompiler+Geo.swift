@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Geo conditions: `$nearSphere`, `$within`/`$box`, `$geoWithin` `$polygon` and `$centerSphere`.
 ///
@@ -28,7 +28,7 @@ extension ConditionCompiler {
     /// The ORDER BY term that puts the nearest objects first, when `condition` holds a `$nearSphere` at the
     /// top level or in a top-level AND (the only places geo conditions are allowed); `nil` otherwise. Stores
     /// use it when the query names no order: an explicit order wins over distance.
-    public func nearOrder(_ condition: Condition) -> SQLFragment? {
+    package func nearOrder(_ condition: Condition) -> SQLFragment? {
         switch condition {
         case .near(let path, let center, _, _): return "\(distance(path, from: center)) ASC"
         case .and(let parts): return parts.lazy.compactMap(nearOrder).first

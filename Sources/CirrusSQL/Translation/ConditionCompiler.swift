@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Compiles a ``Condition`` into a SQL condition over one object table, in any ``SQLDialect``.
 ///
@@ -6,21 +6,21 @@ public import CirrusModel
 /// `$nin` match objects without the field, `{"f": null}` matches a missing or null field, values of
 /// different types never compare equal, and ordering compares numbers with numbers, strings with strings
 /// and dates with dates. The class schema, when it knows a field's type, removes needless branches.
-public struct ConditionCompiler {
-    public let dialect: any SQLDialect
-    public let schema: ClassSchema?
+package struct ConditionCompiler {
+    package let dialect: any SQLDialect
+    package let schema: ClassSchema?
     /// The class of the compiled table, for `$relatedTo` (`schema`'s class when not given).
-    public let className: String?
+    package let className: String?
     /// The classes sub-queries may read.
-    public let tables: ClassTables
+    package let tables: ClassTables
     /// The ACL principals of the caller, for sub-queries (see ``readable(by:)``); `nil` for the master key.
-    public let readers: [String]?
+    package let readers: [String]?
     private let aliases: AliasCounter
 
     /// The document column of object tables.
-    public static let documentColumn = "data"
+    package static let documentColumn = "data"
 
-    public init(
+    package init(
         dialect: any SQLDialect, schema: ClassSchema?, aliases: AliasCounter = AliasCounter(), className: String? = nil,
         tables: ClassTables = ClassTables(), readers: [String]? = nil
     ) {
@@ -38,7 +38,7 @@ public struct ConditionCompiler {
     }
 
     /// The SQL condition for `condition`.
-    public func compile(_ condition: Condition) -> SQLFragment {
+    package func compile(_ condition: Condition) -> SQLFragment {
         switch condition {
         case .always: return "TRUE"
         case .and(let parts): return parts.isEmpty ? "TRUE" : parts.map(compile).combined("AND")
@@ -104,10 +104,10 @@ public struct ConditionCompiler {
 }
 
 /// Hands out statement-unique aliases for array iteration.
-public final class AliasCounter {
+package final class AliasCounter {
     private var count = 0
 
-    public init() {}
+    package init() {}
 
     func next() -> String {
         count += 1

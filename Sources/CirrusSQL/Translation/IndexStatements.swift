@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Expression indexes on JSON paths of one class's table.
 ///
@@ -9,11 +9,11 @@ public import CirrusModel
 /// which is what their comparisons read. The compiler emits the bare expression when the class schema
 /// records the field as a scalar type (String, Number, Boolean, Date, Pointer…); for other fields it also
 /// looks into arrays, and the index may not apply.
-public struct IndexStatements: Sendable {
-    public let dialect: any SQLDialect
-    public let table: String
+package struct IndexStatements: Sendable {
+    package let dialect: any SQLDialect
+    package let table: String
 
-    public init(dialect: any SQLDialect, table: String) {
+    package init(dialect: any SQLDialect, table: String) {
         self.dialect = dialect
         self.table = table
     }
@@ -21,7 +21,7 @@ public struct IndexStatements: Sendable {
     /// The `CREATE INDEX IF NOT EXISTS` statements for `path`, whose recorded type is `type` (`nil` when
     /// unknown). Built-in fields have their own columns and indexes, and Relation fields get none. Array fields
     /// get the dialect's inverted index (GIN on PostgreSQL, none on SQLite), which string membership conditions use.
-    public func ensure(path: FieldPath, type: FieldType?) -> [String] {
+    package func ensure(path: FieldPath, type: FieldType?) -> [String] {
         if type == .array, let inverted = invertedIndex(path) {
             return ["CREATE INDEX IF NOT EXISTS \(dialect.quote(inverted.name)) ON \(dialect.quote(table)) USING \(inverted.method) ((\(inverted.expression)))"]
         }
@@ -31,7 +31,7 @@ public struct IndexStatements: Sendable {
     }
 
     /// The `DROP INDEX IF EXISTS` statements for the indexes ``ensure(path:type:)`` creates.
-    public func drop(path: FieldPath, type: FieldType?) -> [String] {
+    package func drop(path: FieldPath, type: FieldType?) -> [String] {
         if type == .array, let inverted = invertedIndex(path) { return ["DROP INDEX IF EXISTS \(dialect.quote(inverted.name))"] }
         return indexes(path: path, type: type).map { name, _ in "DROP INDEX IF EXISTS \(dialect.quote(name))" }
     }

@@ -1,14 +1,14 @@
-public import CirrusModel
+package import CirrusModel
 
 /// The statements that read and write one class's table.
 ///
 /// Every object table has the same columns: `id`, `created_at` and `updated_at` (milliseconds since
 /// 1970), `acl` (JSON or NULL for public) and `data` (the other fields as one JSON document).
-public struct ObjectStatements: Sendable {
-    public let dialect: any SQLDialect
-    public let table: String
+package struct ObjectStatements: Sendable {
+    package let dialect: any SQLDialect
+    package let table: String
 
-    public init(dialect: any SQLDialect, table: String) {
+    package init(dialect: any SQLDialect, table: String) {
         self.dialect = dialect
         self.table = table
     }
@@ -16,24 +16,24 @@ public struct ObjectStatements: Sendable {
     private var quotedTable: String { dialect.quote(table) }
 
     /// The select list, in the order ``StoredRow`` readers expect: id, created_at, updated_at, acl, data.
-    public var columns: String {
+    package var columns: String {
         ["\"id\"", "\"created_at\"", "\"updated_at\"", dialect.documentText("acl"), dialect.documentText("data")].joined(separator: ", ")
     }
 
     /// `INSERT` one object; `dataText` is the document already encoded (its size was checked on it).
-    public func insert(id: String, createdAt: Timestamp, updatedAt: Timestamp, acl: JSON?, dataText: String) -> SQLFragment {
+    package func insert(id: String, createdAt: Timestamp, updatedAt: Timestamp, acl: JSON?, dataText: String) -> SQLFragment {
         let aclValue = acl.map(dialect.documentParameter) ?? "NULL"
         return "INSERT INTO \(raw: quotedTable) (\"id\", \"created_at\", \"updated_at\", \"acl\", \"data\") VALUES ("
             + "\(bind: .text(id)), \(bind: .int(createdAt.millisecondsSince1970)), \(bind: .int(updatedAt.millisecondsSince1970)), "
             + "\(aclValue), \(dialect.documentParameter(text: dataText)))"
     }
 
-    public func select(ids: [String]) -> SQLFragment {
+    package func select(ids: [String]) -> SQLFragment {
         "SELECT \(raw: columns) FROM \(raw: quotedTable) WHERE \"id\" IN (\(ids.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")))"
     }
 
     /// `UPDATE … RETURNING` the row; matches nothing when the object is missing or `condition` fails.
-    public func update(
+    package func update(
         id: String, document: SQLFragment?, updatedAt: Timestamp, acl: JSON??, condition: SQLFragment?
     ) -> SQLFragment {
         var assignments: [SQLFragment] = ["\"updated_at\" = \(bind: .int(updatedAt.millisecondsSince1970))"]
@@ -46,7 +46,7 @@ public struct ObjectStatements: Sendable {
     }
 
     /// `DELETE` the listed objects that satisfy `condition`, returning the deleted ids.
-    public func delete(ids: [String], condition: SQLFragment?) -> SQLFragment {
+    package func delete(ids: [String], condition: SQLFragment?) -> SQLFragment {
         var statement: SQLFragment = "DELETE FROM \(raw: quotedTable) WHERE \"id\" IN (\(ids.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")))"
         if let condition { statement.append(" AND \(condition)") }
         statement.append(" RETURNING \"id\"")
@@ -54,13 +54,13 @@ public struct ObjectStatements: Sendable {
     }
 
     /// Whether an object exists (and satisfies `condition`): `SELECT 1 … WHERE id = ?`.
-    public func exists(id: String, where condition: SQLFragment? = nil) -> SQLFragment {
+    package func exists(id: String, where condition: SQLFragment? = nil) -> SQLFragment {
         var statement: SQLFragment = "SELECT 1 FROM \(raw: quotedTable) WHERE \"id\" = \(bind: .text(id))"
         if let condition { statement.append(" AND \(condition)") }
         return statement
     }
 
-    public func find(where condition: SQLFragment, order: [SQLFragment], limit: Int, skip: Int) -> SQLFragment {
+    package func find(where condition: SQLFragment, order: [SQLFragment], limit: Int, skip: Int) -> SQLFragment {
         var statement: SQLFragment = "SELECT \(raw: columns) FROM \(raw: quotedTable) WHERE \(condition)"
         if !order.isEmpty { statement.append(" ORDER BY \(order.joined(separator: ", "))") }
         statement.append(" LIMIT \(bind: .int(Int64(limit))) OFFSET \(bind: .int(Int64(skip)))")
@@ -68,26 +68,26 @@ public struct ObjectStatements: Sendable {
     }
 
     /// Every object's document with `fields` removed (a schema deleting fields).
-    public func removing(fields: [String]) -> SQLFragment {
+    package func removing(fields: [String]) -> SQLFragment {
         var document: SQLFragment = "\"data\""
         for field in fields.sorted() { document = dialect.removing(document, path: FieldPath(field: field)) }
         return "UPDATE \(raw: quotedTable) SET \"data\" = \(document)"
     }
 
     /// Drops the table (a class deleted once it holds no objects).
-    public var drop: SQLFragment { "DROP TABLE \(raw: quotedTable)" }
+    package var drop: SQLFragment { "DROP TABLE \(raw: quotedTable)" }
 
     /// How many objects the table holds.
-    public var countAll: SQLFragment { "SELECT COUNT(*) FROM \(raw: quotedTable)" }
+    package var countAll: SQLFragment { "SELECT COUNT(*) FROM \(raw: quotedTable)" }
 
-    public func count(where condition: SQLFragment) -> SQLFragment {
+    package func count(where condition: SQLFragment) -> SQLFragment {
         "SELECT COUNT(*) FROM \(raw: quotedTable) WHERE \(condition)"
     }
 }
 
 extension ConditionCompiler {
     /// The ORDER BY terms for `keys`: built-in columns directly, Date fields by their ISO text.
-    public func orderTerms(_ keys: [SortKey]) -> [SQLFragment] {
+    package func orderTerms(_ keys: [SortKey]) -> [SQLFragment] {
         keys.map { key in
             let direction = key.descending ? " DESC" : " ASC"
             if !key.path.isNested, let column = Self.builtInColumns[key.path.root] {

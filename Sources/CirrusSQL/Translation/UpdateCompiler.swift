@@ -1,13 +1,13 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Compiles the field operations of an update into one expression computing the new document from the
 /// stored one, so that increments, bit and array operations run inside the UPDATE statement and
 /// concurrent writers never lose each other's changes.
-public struct UpdateCompiler {
-    public let dialect: any SQLDialect
+package struct UpdateCompiler {
+    package let dialect: any SQLDialect
     private let conditions: ConditionCompiler
 
-    public init(dialect: any SQLDialect, schema: ClassSchema?, aliases: AliasCounter = AliasCounter()) {
+    package init(dialect: any SQLDialect, schema: ClassSchema?, aliases: AliasCounter = AliasCounter()) {
         self.dialect = dialect
         conditions = ConditionCompiler(dialect: dialect, schema: schema, aliases: aliases)
     }
@@ -16,7 +16,7 @@ public struct UpdateCompiler {
 
     /// The new document after `operations`, or `nil` when none of them changes the document.
     /// Operations must not overlap (``ObjectUpdate`` guarantees it), so each reads the stored value.
-    public func document(after operations: [(path: FieldPath, operation: FieldOperation)]) -> SQLFragment? {
+    package func document(after operations: [(path: FieldPath, operation: FieldOperation)]) -> SQLFragment? {
         var document = SQLFragment(dialect.quote(column))
         var changed = false
         for (path, operation) in operations where operation.touchesDocument {
