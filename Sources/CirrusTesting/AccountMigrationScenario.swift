@@ -1,15 +1,15 @@
 import CirrusModel
-public import CirrusStorage
+package import CirrusStorage
 
 /// A database written by a Cirrus from before third-party links and case-insensitive e-mail uniqueness, started by the
 /// current one: the links are filled from the users' `authData` (the older user keeps an account two users hold), and
 /// e-mail addresses held in several cases keep the start from failing: e-mail uniqueness stays case-sensitive until
 /// they are resolved, then applies at the next start.
-public enum AccountMigrationScenario {
+package enum AccountMigrationScenario {
     /// Runs the scenario on stores `open` opens on one database; `execute` runs raw SQL on a store, to turn its database
     /// into an older one.
     /// - Throws: a ``ConformanceFailure`` naming what differed.
-    public static func run(
+    package static func run(
         open: @Sendable () async throws -> any StorageAdapter, execute: @Sendable (any StorageAdapter, String) async throws -> Void
     ) async throws {
         let old = try await open()

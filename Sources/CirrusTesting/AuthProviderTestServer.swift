@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+package import Foundation
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
@@ -19,9 +19,9 @@ import _CryptoExtras
 /// - Apple `GET /auth/keys`: a JWKS with the key `k1`, which ``appleToken(subject:audience:expiresAt:issuer:keyId:)`` signs with.
 ///
 /// Paths below `/hang` never answer (a provider that stalls); below `/fail` answer 500.
-public final class AuthProviderTestServer: Sendable {
+package final class AuthProviderTestServer: Sendable {
     /// `http://127.0.0.1:<port>`.
-    public let baseURL: String
+    package let baseURL: String
     private let appleKey: _RSA.Signing.PrivateKey
     private let keyFetches: NIOLockedValueBox<Int>
 
@@ -32,18 +32,18 @@ public final class AuthProviderTestServer: Sendable {
     }
 
     /// How many times Apple's key set was fetched.
-    public var appleKeyFetches: Int { keyFetches.withLockedValue { $0 } }
+    package var appleKeyFetches: Int { keyFetches.withLockedValue { $0 } }
 
     /// Where Apple's keys are published.
-    public var appleKeysURL: String { baseURL + "/auth/keys" }
+    package var appleKeysURL: String { baseURL + "/auth/keys" }
 
     /// A URL on which nothing listens: a provider that is down.
-    public static func closedURL() throws -> String {
+    package static func closedURL() throws -> String {
         "http://127.0.0.1:\(try FreeLoopbackPort.next())"
     }
 
     /// Runs `body` with a server listening on a port of its own, then stops it.
-    public static func with<T: Sendable>(_ body: @Sendable (AuthProviderTestServer) async throws -> T) async throws -> T {
+    package static func with<T: Sendable>(_ body: @Sendable (AuthProviderTestServer) async throws -> T) async throws -> T {
         let appleKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let keyFetches = NIOLockedValueBox(0)
         let (ports, signal) = AsyncStream<Int>.makeStream()
@@ -80,7 +80,7 @@ public final class AuthProviderTestServer: Sendable {
 
     /// An identity token as Apple signs it (RS256 with the key `keyId` names; `k1` is the published one), or signed by
     /// another key when `forged`.
-    public func appleToken(
+    package func appleToken(
         subject: String, audience: String, expiresAt: Date = Date().addingTimeInterval(600), issuer: String = "https://appleid.apple.com",
         keyId: String = "k1", forged: Bool = false
     ) throws -> String {

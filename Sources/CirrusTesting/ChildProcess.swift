@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -12,16 +12,16 @@ import Darwin
 /// over-reads a `dirent` while scanning `/proc/self/fd` and crashed the test process now and then
 /// (swift-corelibs-foundation#5472). The child gets `/dev/null` as stdin, the log file as stdout and stderr, and
 /// no other descriptor of the test process.
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     /// The file that receives both stdout and stderr.
-    public let logPath: String
-    public let processIdentifier: pid_t
+    package let logPath: String
+    package let processIdentifier: pid_t
     private let lock = NSLock()
     /// The `waitpid` status once the child has been reaped.
     private var status: Int32?
 
     /// How a process ended.
-    public enum Termination: Equatable, Sendable {
+    package enum Termination: Equatable, Sendable {
         /// It returned this exit status.
         case exited(Int32)
         /// It was ended by this signal.
@@ -30,7 +30,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` and exactly `environment`.
     /// - Throws: ``ChildProcessError`` when the log file cannot be created or `posix_spawn` fails.
-    public init(executable: String, arguments: [String], environment: [String: String], logPath: String) throws {
+    package init(executable: String, arguments: [String], environment: [String: String], logPath: String) throws {
         self.logPath = logPath
         let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard log >= 0 else { throw ChildProcessError(description: "Cannot create the log file \(logPath): errno \(errno).") }
@@ -68,12 +68,12 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything the process has printed so far.
-    public var output: String {
+    package var output: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
     /// Whether the child has not ended yet (reaping it once it has).
-    public var isRunning: Bool { reapedStatus() == nil }
+    package var isRunning: Bool { reapedStatus() == nil }
 
     /// The child's `waitpid` status if it has ended, reaping it the first time.
     private func reapedStatus() -> Int32? {
@@ -86,14 +86,14 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` (for example `SIGTERM` or `SIGKILL`) to the process.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         if isRunning { kill(processIdentifier, signal) }
     }
 
     /// Waits for the process to end and returns how it ended.
     /// - Throws: ``ChildProcessError`` when it is still running after `timeout`.
     @discardableResult
-    public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Termination {
+    package func waitForExit(timeout: Duration = .seconds(60)) async throws -> Termination {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let status = reapedStatus() {
@@ -108,7 +108,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends SIGTERM, then SIGKILL if the process is still there after `grace`, and waits until it is gone.
-    public func stop(grace: Duration = .seconds(5)) async {
+    package func stop(grace: Duration = .seconds(5)) async {
         send(SIGTERM)
         if (try? await waitForExit(timeout: grace)) == nil {
             send(SIGKILL)
@@ -118,10 +118,10 @@ public final class ChildProcess: @unchecked Sendable {
 }
 
 /// Why a child process could not be started or did not end.
-public struct ChildProcessError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct ChildProcessError: Error, CustomStringConvertible, Sendable {
+    package let description: String
 
-    public init(description: String) {
+    package init(description: String) {
         self.description = description
     }
 }

@@ -1,17 +1,17 @@
-public import CirrusStorage
+package import CirrusStorage
 
 /// The behaviour every ``FileStorage`` must show, as named checks a test target runs against its own storage (the
 /// local disk, an S3-compatible server), each on a fresh, empty storage.
-public struct FileStorageConformance: Sendable {
+package struct FileStorageConformance: Sendable {
     private let makeStorage: @Sendable () async throws -> (storage: any FileStorage, cleanup: @Sendable () async throws -> Void)
 
     /// A suite over storages from `makeStorage`, called once per check; `cleanup` runs after the check.
-    public init(makeStorage: @escaping @Sendable () async throws -> (storage: any FileStorage, cleanup: @Sendable () async throws -> Void)) {
+    package init(makeStorage: @escaping @Sendable () async throws -> (storage: any FileStorage, cleanup: @Sendable () async throws -> Void)) {
         self.makeStorage = makeStorage
     }
 
     /// A suite over local storages in fresh temporary directories, removed after each check.
-    public static func inTemporaryDirectory(_ open: @escaping @Sendable (String) throws -> any FileStorage) -> FileStorageConformance {
+    package static func inTemporaryDirectory(_ open: @escaping @Sendable (String) throws -> any FileStorage) -> FileStorageConformance {
         FileStorageConformance {
             let directory = try TemporaryDirectory()
             return (try open(directory.path), { directory.remove() })
@@ -19,7 +19,7 @@ public struct FileStorageConformance: Sendable {
     }
 
     /// Runs one check on a fresh storage, then cleans up whatever the outcome.
-    public func run(_ check: FileStorageCheck) async throws {
+    package func run(_ check: FileStorageCheck) async throws {
         let (storage, cleanup) = try await makeStorage()
         do {
             try await check.body(storage)
@@ -31,7 +31,7 @@ public struct FileStorageConformance: Sendable {
     }
 
     /// Every check, in a stable order.
-    public static var checks: [FileStorageCheck] {
+    package static var checks: [FileStorageCheck] {
         [
             FileStorageCheck("written content reads back whole, with its size", roundTrip),
             FileStorageCheck("a range reads only its bytes, clamped to the content", ranges),
@@ -149,8 +149,8 @@ extension FileStorageConformance {
 }
 
 /// One named behaviour of a file storage.
-public struct FileStorageCheck: Sendable, CustomStringConvertible {
-    public let name: String
+package struct FileStorageCheck: Sendable, CustomStringConvertible {
+    package let name: String
     let body: @Sendable (any FileStorage) async throws -> Void
 
     init(_ name: String, _ body: @escaping @Sendable (any FileStorage) async throws -> Void) {
@@ -158,5 +158,5 @@ public struct FileStorageCheck: Sendable, CustomStringConvertible {
         self.body = body
     }
 
-    public var description: String { name }
+    package var description: String { name }
 }

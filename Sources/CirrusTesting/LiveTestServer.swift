@@ -1,6 +1,6 @@
-public import CirrusServer
-public import CirrusServices
-public import CirrusStorage
+package import CirrusServer
+package import CirrusServices
+package import CirrusStorage
 import Foundation
 import Hummingbird
 import Logging
@@ -17,17 +17,17 @@ import Darwin
 /// It is built exactly like ``TestServer/with(maximumObjectSize:maximumBodySize:accounts:configure:_:)`` builds its
 /// server, on a fresh data directory, but it serves sockets. The port is chosen before the server is built, so that
 /// the URLs the server hands out (file upload URLs, file URLs, links in e-mails) point at it.
-public struct LiveTestServer: Sendable {
+package struct LiveTestServer: Sendable {
     /// `http://127.0.0.1:<port>`, without a trailing slash.
-    public let baseURL: String
+    package let baseURL: String
     /// The keys of the app (``TestServer/keys``).
-    public let keys: AppKeys
+    package let keys: AppKeys
     /// The server's store, for checks that no endpoint exposes.
-    public let store: any StorageAdapter
+    package let store: any StorageAdapter
     /// The e-mails the server sent.
-    public let mailOutbox: OutboxMailSender
+    package let mailOutbox: OutboxMailSender
     /// The SMS messages the server sent.
-    public let smsOutbox: OutboxSMSSender
+    package let smsOutbox: OutboxSMSSender
 
     /// Runs `body` against a new server listening on `127.0.0.1` at a free port, then stops the server, closes its
     /// store and removes its data directory.
@@ -37,7 +37,7 @@ public struct LiveTestServer: Sendable {
     /// - Parameters:
     ///   - accounts: password, session and lock-out settings; by default a cheap password hash.
     ///   - configure: changes to the server configuration, made after the outboxes were set.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         accounts: AccountSettings = TestServer.fastAccounts, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (LiveTestServer) async throws -> T
     ) async throws -> T {
@@ -128,8 +128,8 @@ public struct LiveTestServer: Sendable {
 }
 
 /// A failure to start the live test server.
-public struct LiveTestServerError: Error, CustomStringConvertible {
-    public let description: String
+package struct LiveTestServerError: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// Finds a TCP port that is free on the loopback interface.

@@ -4,17 +4,17 @@ import PostgresNIO
 
 /// A PostgreSQL server for tests, named by `CIRRUS_TEST_POSTGRES_URL` (`scripts/test` starts one on loopback and
 /// sets it). Each test gets its own schema, so tests run in parallel on one database and leave nothing behind.
-public enum PostgresTestDatabase {
+package enum PostgresTestDatabase {
     /// The environment variable naming the test server.
-    public static let variable = "CIRRUS_TEST_POSTGRES_URL"
+    package static let variable = "CIRRUS_TEST_POSTGRES_URL"
 
     /// How long the tests' stores wait for one of their pool connections: many tests run at once on a loaded machine,
     /// with 2 connections a schema, so the production default (10 s) would fail work that is only slow.
-    public static let connectionWait: Duration = .seconds(600)
+    package static let connectionWait: Duration = .seconds(600)
 
     /// The test server's URL.
     /// - Throws: when the variable is not set, with how to get a server.
-    public static func url() throws -> String {
+    package static func url() throws -> String {
         guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else {
             throw PostgresTestError(
                 "\(variable) is not set: the PostgreSQL tests need a server. Run scripts/test, which starts one on loopback, "
@@ -25,7 +25,7 @@ public enum PostgresTestDatabase {
     }
 
     /// Runs `body` with the URL of a new, empty schema on the test server (as `search_path`), then drops the schema.
-    public static func withSchema<T: Sendable>(poolSize: Int = 2, _ body: @Sendable (_ url: String) async throws -> T) async throws -> T {
+    package static func withSchema<T: Sendable>(poolSize: Int = 2, _ body: @Sendable (_ url: String) async throws -> T) async throws -> T {
         let (url, schema) = try await createSchema(poolSize: poolSize)
         do {
             let result = try await body(url)
@@ -39,7 +39,7 @@ public enum PostgresTestDatabase {
 
     /// Creates a schema and returns a URL whose connections use it, at most `poolSize` at a time (many tests run
     /// at once against one server), and its name (for ``dropSchema(_:)``).
-    public static func createSchema(poolSize: Int = 2) async throws -> (url: String, schema: String) {
+    package static func createSchema(poolSize: Int = 2) async throws -> (url: String, schema: String) {
         let base = try url()
         await schemas.acquire()
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
@@ -54,7 +54,7 @@ public enum PostgresTestDatabase {
     }
 
     /// Drops a schema ``createSchema()`` made, with everything in it.
-    public static func dropSchema(_ schema: String) async throws {
+    package static func dropSchema(_ schema: String) async throws {
         do {
             try await administer("DROP SCHEMA IF EXISTS \(schema) CASCADE")
         } catch {
@@ -75,18 +75,18 @@ public enum PostgresTestDatabase {
 
     /// The test server's streaming replica (`CIRRUS_TEST_POSTGRES_REPLICA_URL`, which scripts/test sets).
     /// - Throws: when the variable is not set.
-    public static func replicaURL() throws -> String {
+    package static func replicaURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment[replicaVariable], !url.isEmpty else {
             throw PostgresTestError("\(replicaVariable) is not set: the replica tests need a streaming replica of the test server. Run scripts/test, which starts one.")
         }
         return url
     }
 
-    public static let replicaVariable = "CIRRUS_TEST_POSTGRES_REPLICA_URL"
+    package static let replicaVariable = "CIRRUS_TEST_POSTGRES_REPLICA_URL"
 
     /// The first column of the first row `sql` returns on the server at `url`, as text, with a short-lived connection.
     @discardableResult
-    public static func value(of sql: String, at url: String) async throws -> String? {
+    package static func value(of sql: String, at url: String) async throws -> String? {
         let configuration = try PostgresURLParts(url)
         let logger = Logger(label: "cirrus.tests.postgres")
         let connection = try await PostgresConnection.connect(
@@ -127,25 +127,25 @@ struct PostgresURLParts {
 }
 
 /// Why the PostgreSQL tests cannot run.
-public struct PostgresTestError: Error, CustomStringConvertible {
-    public let description: String
+package struct PostgresTestError: Error, CustomStringConvertible {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }
 
 /// The store the in-process test servers use: SQLite in their data directory, or, with `CIRRUS_TEST_STORE=postgres`,
 /// a new schema on the PostgreSQL test server (``PostgresTestDatabase``), so that the same HTTP tests run on both.
-public enum TestStore {
-    public static let variable = "CIRRUS_TEST_STORE"
+package enum TestStore {
+    package static let variable = "CIRRUS_TEST_STORE"
 
     /// Whether the test servers use PostgreSQL.
-    public static var isPostgres: Bool { ProcessInfo.processInfo.environment[variable] == "postgres" }
+    package static var isPostgres: Bool { ProcessInfo.processInfo.environment[variable] == "postgres" }
 
     /// Runs `body` with the database URL of a new, empty store (`nil`: SQLite in the data directory), and removes
     /// the store afterwards.
-    public static func withDatabase<T: Sendable>(_ body: @Sendable (_ databaseURL: String?) async throws -> T) async throws -> T {
+    package static func withDatabase<T: Sendable>(_ body: @Sendable (_ databaseURL: String?) async throws -> T) async throws -> T {
         guard isPostgres else { return try await body(nil) }
         return try await PostgresTestDatabase.withSchema { url in try await body(url) }
     }

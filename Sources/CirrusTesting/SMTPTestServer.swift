@@ -16,11 +16,11 @@ import NIOSSL
 ///     #expect(mail.isTLS)
 /// }
 /// ```
-public final class SMTPTestServer: Sendable {
+package final class SMTPTestServer: Sendable {
     /// What the server offers and refuses.
-    public let options: Options
+    package let options: Options
     /// The port the server listens on.
-    public let port: Int
+    package let port: Int
     private let channel: any Channel
     private let inbox: Inbox
     private let connections: Connections
@@ -35,7 +35,7 @@ public final class SMTPTestServer: Sendable {
 
     /// Starts a server; call ``stop()`` when done (or use ``with(_:_:)``).
     /// - Throws: when the TLS identity does not load or the socket cannot be bound.
-    public static func start(_ options: Options = Options()) async throws -> SMTPTestServer {
+    package static func start(_ options: Options = Options()) async throws -> SMTPTestServer {
         let tls = try options.tls.map(makeContext)
         let inbox = Inbox()
         let connections = Connections()
@@ -56,7 +56,7 @@ public final class SMTPTestServer: Sendable {
     }
 
     /// Runs `body` against a new server and stops the server afterwards, also when `body` throws.
-    public static func with<T>(_ options: Options = Options(), _ body: (SMTPTestServer) async throws -> T) async throws -> T {
+    package static func with<T>(_ options: Options = Options(), _ body: (SMTPTestServer) async throws -> T) async throws -> T {
         let server = try await start(options)
         do {
             let result = try await body(server)
@@ -69,7 +69,7 @@ public final class SMTPTestServer: Sendable {
     }
 
     /// Stops listening and closes every open connection.
-    public func stop() async {
+    package func stop() async {
         try? await channel.close()
         for connection in connections.open() {
             try? await connection.close()
@@ -77,11 +77,11 @@ public final class SMTPTestServer: Sendable {
     }
 
     /// Every message accepted so far, oldest first.
-    public var messages: [ReceivedMail] { inbox.all }
+    package var messages: [ReceivedMail] { inbox.all }
 
     /// The oldest message not returned yet, waiting up to `timeout` for one to arrive.
     /// - Throws: ``SMTPTestServerTimeout`` when none arrives in time.
-    public func nextMessage(timeout: Duration = .seconds(10)) async throws -> ReceivedMail {
+    package func nextMessage(timeout: Duration = .seconds(10)) async throws -> ReceivedMail {
         try await withThrowingTaskGroup(of: ReceivedMail.self) { group in
             group.addTask { try await self.inbox.next() }
             group.addTask {
@@ -102,4 +102,4 @@ public final class SMTPTestServer: Sendable {
 }
 
 /// No message arrived at an ``SMTPTestServer`` within the time given to `nextMessage(timeout:)`.
-public struct SMTPTestServerTimeout: Error, Sendable {}
+package struct SMTPTestServerTimeout: Error, Sendable {}

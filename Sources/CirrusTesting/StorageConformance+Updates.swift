@@ -77,7 +77,7 @@ extension StorageConformance {
             (nil, ["__op": "Increment", "amount": 1.2345678901234567e300]),
             (1.7976931348623157e308, ["__op": "Increment", "amount": 1]),
             (-1.7976931348623157e308, ["__op": "Decrement", "amount": 1]),
-            (5e-324, ["__op": "Increment", "amount": 5e-324]),
+            (.double(.leastNonzeroMagnitude), ["__op": "Increment", "amount": .double(.leastNonzeroMagnitude)]),
         ]
         for (initial, operation) in cases {
             let expected = try oracle(initial, operation)

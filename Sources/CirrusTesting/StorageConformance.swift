@@ -1,4 +1,4 @@
-public import CirrusStorage
+package import CirrusStorage
 
 /// The behaviour every ``StorageAdapter`` must show, as a list of named checks that a test target runs
 /// against its own store (Swift Testing cannot declare tests for another target).
@@ -18,15 +18,15 @@ public import CirrusStorage
 ///
 /// Each check gets a fresh, prepared, empty store; the runner closes it and cleans up afterwards.
 /// A failed expectation throws a ``ConformanceFailure`` naming what differed and where.
-public struct StorageConformance: Sendable {
+package struct StorageConformance: Sendable {
     /// A fresh store and how to dispose of what it created.
-    public struct Subject: Sendable {
+    package struct Subject: Sendable {
         /// A new store on an empty database; the runner prepares and closes it.
-        public let store: any StorageAdapter
+        package let store: any StorageAdapter
         /// Runs after the store is closed: removes its files, drops its database.
-        public let cleanup: @Sendable () async throws -> Void
+        package let cleanup: @Sendable () async throws -> Void
 
-        public init(store: any StorageAdapter, cleanup: @escaping @Sendable () async throws -> Void) {
+        package init(store: any StorageAdapter, cleanup: @escaping @Sendable () async throws -> Void) {
             self.store = store
             self.cleanup = cleanup
         }
@@ -35,12 +35,12 @@ public struct StorageConformance: Sendable {
     private let makeSubject: @Sendable () async throws -> Subject
 
     /// A suite over stores from `makeSubject`, called once per check.
-    public init(makeSubject: @escaping @Sendable () async throws -> Subject) {
+    package init(makeSubject: @escaping @Sendable () async throws -> Subject) {
         self.makeSubject = makeSubject
     }
 
     /// A suite over stores from `makeStore`; `cleanup` runs with each store after it is closed.
-    public init(
+    package init(
         makeStore: @escaping @Sendable () async throws -> any StorageAdapter,
         cleanup: @escaping @Sendable (any StorageAdapter) async throws -> Void
     ) {
@@ -52,7 +52,7 @@ public struct StorageConformance: Sendable {
 
     /// A suite whose stores live in a fresh temporary directory each, removed after the check.
     /// - Parameter open: opens a store whose files go in the given directory.
-    public static func inTemporaryDirectory(_ open: @escaping @Sendable (_ directory: String) async throws -> any StorageAdapter) -> StorageConformance {
+    package static func inTemporaryDirectory(_ open: @escaping @Sendable (_ directory: String) async throws -> any StorageAdapter) -> StorageConformance {
         StorageConformance {
             let directory = try TemporaryDirectory()
             do {
@@ -66,7 +66,7 @@ public struct StorageConformance: Sendable {
 
     /// Runs one check on a fresh store, then closes the store and cleans up, whatever the outcome.
     /// - Throws: the check's ``ConformanceFailure``, or what the store threw.
-    public func run(_ check: StorageCheck) async throws {
+    package func run(_ check: StorageCheck) async throws {
         let subject = try await makeSubject()
         var failure: (any Error)?
         do {
@@ -89,7 +89,7 @@ public struct StorageConformance: Sendable {
     }
 
     /// Every check, in a stable order.
-    public static var checks: [StorageCheck] {
+    package static var checks: [StorageCheck] {
         valueChecks + updateChecks + nestedPathChecks + arrayOrderChecks + concurrencyChecks + conditionalChecks
             + schemaChecks + sizeChecks + batchChecks + queryChecks + regexChecks + missingClassChecks + geoChecks + aggregateChecks + operatorMatrixChecks
             + accountChecks + codeChecks + exportChecks + authLinkChecks + limitChecks
@@ -97,9 +97,9 @@ public struct StorageConformance: Sendable {
 }
 
 /// One named behaviour of a store.
-public struct StorageCheck: Sendable, CustomStringConvertible {
+package struct StorageCheck: Sendable, CustomStringConvertible {
     /// What the check verifies, as a sentence.
-    public let name: String
+    package let name: String
     let body: @Sendable (StorageConformanceDriver) async throws -> Void
 
     init(_ name: String, _ body: @escaping @Sendable (StorageConformanceDriver) async throws -> Void) {
@@ -107,18 +107,18 @@ public struct StorageCheck: Sendable, CustomStringConvertible {
         self.body = body
     }
 
-    public var description: String { name }
+    package var description: String { name }
 }
 
 /// A failed expectation of a conformance check, with the place in the suite that stated it.
-public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
+package struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
     /// What was expected and what the store did.
-    public let message: String
+    package let message: String
     /// Where in the suite the expectation is stated, for a test framework's issue location.
-    public let fileID: String
-    public let filePath: String
-    public let line: Int
-    public let column: Int
+    package let fileID: String
+    package let filePath: String
+    package let line: Int
+    package let column: Int
 
-    public var description: String { "\(message) (\(fileID):\(line))" }
+    package var description: String { "\(message) (\(fileID):\(line))" }
 }

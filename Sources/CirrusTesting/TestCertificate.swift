@@ -1,9 +1,9 @@
 /// A self-signed certificate and its P-256 private key for `localhost` and `127.0.0.1`, valid from 2025 until
 /// the end of 2045, for TLS between test clients and test servers (``SMTPTestServer``). Never use it elsewhere:
 /// its private key is public.
-public enum TestCertificate {
+package enum TestCertificate {
     /// The certificate (PEM). Clients trust it as their only root.
-    public static let certificatePEM = """
+    package static let certificatePEM = """
         -----BEGIN CERTIFICATE-----
         MIIBeTCCAR6gAwIBAgIUMrSq5B8udEAzTHvmxbQUyinghLEwCgYIKoZIzj0EAwIw
         FDESMBAGA1UEAwwJbG9jYWxob3N0MB4XDTI1MDEwMTAwMDAwMFoXDTQ1MTIzMTAw
@@ -17,7 +17,7 @@ public enum TestCertificate {
         """
 
     /// The private key (PKCS #8 PEM).
-    public static let privateKeyPEM = """
+    package static let privateKeyPEM = """
         -----BEGIN PRIVATE KEY-----
         MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgqIPNwnOy/Y+a6Ay9
         1xW97Z3u1bZ5LvMBQmItOHNU2ROhRANCAATGkwnTjxcV5mUj7/GBKmaSjPo7TcQb

@@ -1,22 +1,22 @@
-public import CirrusModel
+package import CirrusModel
 import Foundation
 
 /// A clock that tests move by hand, for session expiry, lock-outs and code lifetimes without sleeping.
-public final class TestClock: @unchecked Sendable {
+package final class TestClock: @unchecked Sendable {
     private var current: Timestamp
     private let lock = NSLock()
 
-    public init(_ start: Timestamp = Timestamp(millisecondsSince1970: 1_790_000_000_000)) {
+    package init(_ start: Timestamp = Timestamp(millisecondsSince1970: 1_790_000_000_000)) {
         current = start
     }
 
     /// The time now.
-    public func now() -> Timestamp {
+    package func now() -> Timestamp {
         lock.withLock { current }
     }
 
     /// Moves the clock forward.
-    public func advance(seconds: Double) {
+    package func advance(seconds: Double) {
         lock.withLock { current = Timestamp(millisecondsSince1970: current.millisecondsSince1970 + Int64(seconds * 1000)) }
     }
 }

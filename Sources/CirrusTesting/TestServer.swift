@@ -1,26 +1,26 @@
-public import CirrusHTTP
-public import CirrusModel
-public import CirrusServer
-public import CirrusServices
-public import CirrusStorage
+package import CirrusHTTP
+package import CirrusModel
+package import CirrusServer
+package import CirrusServices
+package import CirrusStorage
 import Foundation
-public import HTTPTypes
+package import HTTPTypes
 import Logging
 import Hummingbird
 import HummingbirdTesting
 
 /// An in-process server on a fresh store (a SQLite file, or a PostgreSQL schema with `CIRRUS_TEST_STORE=postgres`),
 /// driven without sockets, for HTTP tests.
-public enum TestServer {
+package enum TestServer {
     /// The keys every test server uses.
-    public static let keys = AppKeys(appId: "test-app-id", appKey: "test-app-key", masterKey: "test-master-key")
+    package static let keys = AppKeys(appId: "test-app-id", appKey: "test-app-key", masterKey: "test-master-key")
 
     /// The request deadline of test servers: long, so that only the tests of deadlines meet it.
-    public static let requestTimeout: Duration = .seconds(600)
+    package static let requestTimeout: Duration = .seconds(600)
 
     /// Account settings for tests: scrypt with N = 2^4, so that the many sign-ups of a test run stay quick. The
     /// production cost is covered by the password hasher's own tests.
-    public static let fastAccounts = AccountSettings(passwordCost: PasswordHasher.Cost(log2N: 4, blockSize: 8, parallelism: 1))
+    package static let fastAccounts = AccountSettings(passwordCost: PasswordHasher.Cost(log2N: 4, blockSize: 8, parallelism: 1))
 
     /// Runs `body` against a new server with an empty database, then removes its data directory.
     ///
@@ -35,7 +35,7 @@ public enum TestServer {
     ///     test a real SMTP client).
     ///   - sharedDatabase: a PostgreSQL URL another test server uses too (two instances on one database); by default
     ///     a new database of the store ``TestStore`` chooses.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         maximumObjectSize: Int = 131_072, maximumBodySize: Int = 20 * 1024 * 1024, accounts: AccountSettings = fastAccounts,
         sharedDatabase: String? = nil, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestClient) async throws -> T
@@ -69,19 +69,19 @@ public enum TestServer {
 }
 
 /// A client that speaks each dialect's headers.
-public struct TestClient: Sendable {
+package struct TestClient: Sendable {
     let client: any TestClientProtocol
     /// The server's store, for checks that no endpoint exposes yet (relation members).
-    public let store: any StorageAdapter
+    package let store: any StorageAdapter
     /// The object changes the server publishes to its subscribers.
-    public let changes: ObjectChangeFeed
+    package let changes: ObjectChangeFeed
     /// The e-mails the server sent (unless a test configured another mail transport).
-    public let mailOutbox: OutboxMailSender
+    package let mailOutbox: OutboxMailSender
     /// The SMS messages the server sent (unless a test configured another SMS transport).
-    public let smsOutbox: OutboxSMSSender
+    package let smsOutbox: OutboxSMSSender
 
     /// How a request authenticates.
-    public enum Auth: Sendable {
+    package enum Auth: Sendable {
         /// The app id and app key.
         case appKey
         /// The master key.
@@ -95,7 +95,7 @@ public struct TestClient: Sendable {
     }
 
     /// Sends a request. `path` includes the dialect prefix (`/1.1/classes/Post`).
-    public func send(
+    package func send(
         _ dialect: Dialect, _ method: HTTPRequest.Method, _ path: String, json: JSON? = nil, auth: Auth = .appKey,
         headers: [String: String] = [:]
     ) async throws -> TestReply {
@@ -103,7 +103,7 @@ public struct TestClient: Sendable {
     }
 
     /// Sends a request with a raw text body.
-    public func send(
+    package func send(
         _ dialect: Dialect, _ method: HTTPRequest.Method, _ path: String, body: String?, auth: Auth = .appKey,
         headers: [String: String] = [:]
     ) async throws -> TestReply {
@@ -120,7 +120,7 @@ public struct TestClient: Sendable {
 
     /// Sends a request without any dialect's headers: the account pages (`/auth/…`) that browsers open. A `form`
     /// is sent form-encoded.
-    public func browse(_ method: HTTPRequest.Method, _ path: String, form: [String: String]? = nil) async throws -> TestReply {
+    package func browse(_ method: HTTPRequest.Method, _ path: String, form: [String: String]? = nil) async throws -> TestReply {
         var fields = HTTPFields()
         var body: ByteBuffer?
         if let form {
@@ -157,41 +157,41 @@ public struct TestClient: Sendable {
 }
 
 /// A reply: status, headers and body, with the body parsed on demand.
-public struct TestReply: Sendable {
-    public let status: Int
-    public let headers: HTTPFields
-    public let bodyText: String
+package struct TestReply: Sendable {
+    package let status: Int
+    package let headers: HTTPFields
+    package let bodyText: String
 
     /// The body as JSON; `null` when it does not parse.
-    public var json: JSON {
+    package var json: JSON {
         (try? JSONParser.parse(bodyText)) ?? .null
     }
 
     /// The `code` of an error body.
-    public var code: Int64? { json["code"]?.intValue }
+    package var code: Int64? { json["code"]?.intValue }
 
     /// The value of a response header.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         HTTPField.Name(name).flatMap { headers[$0] }
     }
 
     /// The members of an object body, sorted (empty for anything else).
-    public var keys: [String] {
+    package var keys: [String] {
         guard case .object(let members) = json else { return [] }
         return members.keys.sorted()
     }
 }
 
 /// A directory under the system's temporary directory, removed by `remove()`.
-public struct TemporaryDirectory: Sendable {
-    public let path: String
+package struct TemporaryDirectory: Sendable {
+    package let path: String
 
-    public init() throws {
+    package init() throws {
         path = NSTemporaryDirectory() + "cirrus-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -1,37 +1,37 @@
-public import CirrusModel
+package import CirrusModel
 import CirrusStorage
 
 /// Runs generated conditions on generated objects through a store's SQL and through the in-memory evaluator
 /// (``Condition/matches(_:resolver:)``), and describes every condition whose objects differ. The same check runs on
 /// every store (Tests/CirrusSQLiteTests and Tests/CirrusPostgresTests), each on stores from its own factory.
-public struct DifferentialQueryCheck: Sendable {
-    public static let objectCount = 200
-    public static let conditionCount = 500
+package struct DifferentialQueryCheck: Sendable {
+    package static let objectCount = 200
+    package static let conditionCount = 500
 
     /// Values at the edges of the stores' JSON functions: integers beyond 2^53, the largest integer, -0.0.
-    public static let edgeNumbers: [JSON] = [
+    package static let edgeNumbers: [JSON] = [
         9_007_199_254_740_993, 9_007_199_254_740_992.0, 9_007_199_254_740_992, .int(.max), 9_223_372_036_854_775_808.0, -0.0, 0,
     ]
     /// Strings with an embedded NUL character: SQLite's JSON functions cut them short, PostgreSQL's JSONB refuses them.
-    public static let nulStrings: [JSON] = ["nul\u{0}x", "nul", "nul\u{0}y", ["nul\u{0}x"], ["nul"]]
+    package static let nulStrings: [JSON] = ["nul\u{0}x", "nul", "nul\u{0}y", ["nul\u{0}x"], ["nul"]]
 
     /// What one seed's run found.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// One description per differing condition (at most 20).
-        public var mismatches: [String]
+        package var mismatches: [String]
         /// How many conditions selected some but not all objects: the comparison proves little unless many do.
-        public var selective: Int
+        package var selective: Int
     }
 
     private let makeSubject: @Sendable () async throws -> StorageConformance.Subject
 
     /// A check over new, empty stores from `makeSubject`, one per run.
-    public init(makeSubject: @escaping @Sendable () async throws -> StorageConformance.Subject) {
+    package init(makeSubject: @escaping @Sendable () async throws -> StorageConformance.Subject) {
         self.makeSubject = makeSubject
     }
 
     /// Generates objects and conditions from `seed` and compares SQL with memory, with and without the class schema.
-    public func run(seed: UInt64) async throws -> Outcome {
+    package func run(seed: UInt64) async throws -> Outcome {
         try await withStore { store in
             var generator = DifferentialGenerator(seed: seed)
             let subjects = try await insertObjects(&generator, into: store)
@@ -61,7 +61,7 @@ public struct DifferentialQueryCheck: Sendable {
     /// Stores one object per value in `values`, runs every comparison with `operand` both ways, and describes each
     /// condition whose results differ.
     /// - Throws: the store's error when it refuses one of the values.
-    public func edgeMismatches(_ operand: JSON, among values: [JSON]) async throws -> [String] {
+    package func edgeMismatches(_ operand: JSON, among values: [JSON]) async throws -> [String] {
         try await withStore { store in
             let stamp = Timestamp(millisecondsSince1970: DifferentialGenerator.baseTime)
             let subjects = values.enumerated().map { index, value in
