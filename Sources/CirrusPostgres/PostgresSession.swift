@@ -1,7 +1,7 @@
 import CirrusModel
 import Foundation
 package import CirrusSQL
-package import CirrusSQLStore
+import CirrusSQLStore
 import NIOCore
 import PostgresNIO
 

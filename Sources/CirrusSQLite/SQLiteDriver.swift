@@ -1,6 +1,6 @@
 package import CirrusModel
 package import CirrusSQL
-package import CirrusSQLStore
+import CirrusSQLStore
 package import CirrusStorage
 import Foundation
 package import GRDB

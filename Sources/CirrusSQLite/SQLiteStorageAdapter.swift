@@ -1,4 +1,4 @@
-package import CirrusModel
+import CirrusModel
 package import CirrusSQLStore
 
 /// The embedded store: ``SQLStore`` on one SQLite file.

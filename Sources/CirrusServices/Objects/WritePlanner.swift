@@ -1,5 +1,5 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 /// Turns validated request bodies into store commands: initial values of new objects, field types to
 /// record, and the checks that need the class schema (type mismatch, one GeoPoint field per class).
