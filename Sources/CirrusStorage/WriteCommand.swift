@@ -106,3 +106,15 @@ public enum WriteResult: Sendable {
     /// An account write was applied.
     case account
 }
+
+extension WriteCommand {
+    /// The class the command writes (`_User` for account writes).
+    public var className: String {
+        switch self {
+        case .insert(let insert): insert.object.className
+        case .update(let update): update.className
+        case .delete(let delete): delete.className
+        case .account: "_User"
+        }
+    }
+}

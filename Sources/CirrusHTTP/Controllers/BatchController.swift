@@ -100,17 +100,6 @@ struct BatchController: Sendable {
     }
 }
 
-extension WriteCommand {
-    var className: String {
-        switch self {
-        case .insert(let insert): insert.object.className
-        case .update(let update): update.className
-        case .delete(let delete): delete.className
-        case .account: "_User"
-        }
-    }
-}
-
 /// Parsing one `{"method","path","body","params"}` entry into a request.
 enum BatchItem {
     static func parse(_ json: JSON, in batch: APIRequest) -> Result<APIRequest, APIError> {

@@ -29,13 +29,13 @@ struct ObjectsController: Sendable {
         request.flag("fetchWhenSave") || request.flag("new")
     }
 
+    /// A create: the halves a transactional batch runs (``prepareCreate(_:)``, ``createdReply(_:_:_:)``), committed alone.
     func create(_ request: APIRequest) async throws -> APIResponse {
-        let className = request.parameter("className")
-        let object = try await objects.create(className, body: try request.objectBody(), options: options(request), caller: request.caller)
-        return try await createdReply(request, object)
+        let (command, keys) = try await prepareCreate(request)
+        return try await createdReply(request, try await objects.commitOne(command, caller: request.caller), keys)
     }
 
-    /// The create of a transactional batch.
+    /// The create of a single request or of a transactional batch.
     @Sendable func prepareCreate(_ request: APIRequest) async throws -> TransactionalWrite.Prepared {
         let insert = try await objects.prepareCreate(request.parameter("className"), body: try request.objectBody(), options: options(request), caller: request.caller)
         return (.insert(insert), [])
@@ -92,17 +92,13 @@ struct ObjectsController: Sendable {
         }
     }
 
+    /// An update: the halves a transactional batch runs (``prepareUpdate(_:)``, ``updatedReply(_:_:_:)``), committed alone.
     func update(_ request: APIRequest) async throws -> APIResponse {
-        let className = request.parameter("className")
-        let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
-        let outcome = try await objects.update(
-            className, objectId: request.parameter("objectId"), body: try request.objectBody(), condition: condition,
-            options: options(request), caller: request.caller
-        )
-        return try await updatedReply(request, outcome)
+        let (command, keys) = try await prepareUpdate(request)
+        return try await updatedReply(request, try await objects.commitOne(command, caller: request.caller), keys)
     }
 
-    /// The update of a transactional batch.
+    /// The update of a single request or of a transactional batch.
     @Sendable func prepareUpdate(_ request: APIRequest) async throws -> TransactionalWrite.Prepared {
         let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
         let (update, keys) = try await objects.prepareUpdate(
@@ -133,19 +129,19 @@ struct ObjectsController: Sendable {
         return APIResponse(body: .object(members))
     }
 
+    /// A delete: the half a transactional batch runs (``prepareDelete(_:)``), committed alone; deleting a missing object
+    /// is answered as the dialect answers it.
     func delete(_ request: APIRequest) async throws -> APIResponse {
-        let className = request.parameter("className")
-        let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
-        let ids = objectIds(request)
+        let (command, _) = try await prepareDelete(request)
         do {
-            try await objects.delete(className, objectIds: ids, condition: condition, caller: request.caller)
+            _ = try await objects.commitOne(command, caller: request.caller)
         } catch let error as APIError where error.reason == .objectNotFound {
             return try deletedReply(request, missing: error)
         }
         return try deletedReply(request, missing: nil)
     }
 
-    /// The delete of a transactional batch.
+    /// The delete of a single request or of a transactional batch.
     @Sendable func prepareDelete(_ request: APIRequest) async throws -> TransactionalWrite.Prepared {
         let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
         let delete = try await objects.prepareDelete(request.parameter("className"), objectIds: objectIds(request), condition: condition, caller: request.caller)

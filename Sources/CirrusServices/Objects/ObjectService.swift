@@ -80,6 +80,19 @@ public struct ObjectService: Sendable {
         return ids
     }
 
+    /// Commits one prepared command (from ``prepareCreate(_:body:options:caller:)``, ``prepareUpdate(_:objectId:body:condition:options:caller:)``
+    /// or ``prepareDelete(_:objectIds:condition:caller:)``), as ``create(_:body:options:caller:)`` and its siblings do:
+    /// the object written comes back with only the fields `caller` may read.
+    /// - Throws: the command's failure as an ``APIError``.
+    public func commitOne(_ command: WriteCommand, caller: Caller) async throws -> WriteResult {
+        let result = try await performOne(command, className: command.className).result
+        switch result {
+        case .inserted(let object): return .inserted(try await visible(object, to: caller))
+        case .updated(let object): return .updated(try await visible(object, to: caller))
+        case .deleted, .account: return result
+        }
+    }
+
     /// Runs one command and maps its failure to an ``APIError``.
     func performOne(_ command: WriteCommand, className: String) async throws -> (object: StoredObject, result: WriteResult) {
         let results = try await store.perform([command], atomically: false)
