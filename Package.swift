@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The Swift SDK, the package an app adds by URL: `Cirrus` (the LeanCloud Swift API over URLSession) and the model it
+// shares with the server (`CirrusModel`: values, their wire codec, operations, queries, ACL). It depends on no other
+// package, so an app resolves nothing else. The server is the package in Server/, which depends on this one for the
+// model (docs/ARCHITECTURE.md, "Two packages").
+
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -9,250 +14,19 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "cirrus",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    // URLSession's async `data(for:)` is the newest API the SDK and the model use.
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
-        .executable(name: "cirrus", targets: ["cirrus"]),
-        .library(name: "CirrusServer", targets: ["CirrusServer"]),
-        .library(name: "CirrusModel", targets: ["CirrusModel"]),
         .library(name: "Cirrus", targets: ["Cirrus"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .library(name: "CirrusModel", targets: ["CirrusModel"]),
     ],
     targets: [
         // Pure values: JSON, typed values and their wire codec, operations, query AST, ACL, errors. No I/O.
         .target(name: "CirrusModel", swiftSettings: swiftSettings),
-        // Pure SQL generation for SQLite and PostgreSQL.
-        .target(name: "CirrusSQL", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
-        // CQL (LeanCloud) and BQL (Bmob): parser and compilation to queries, aggregations and writes. Pure.
-        .target(name: "CirrusQueryLanguage", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
-        // The storage port: the adapter protocol, write commands, storage errors.
-        .target(name: "CirrusStorage", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
-        // The embedded SQLite adapter (GRDB, WAL, one writer and a reader pool).
-        .target(
-            name: "CirrusSQLite",
-            dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusSQL", "CirrusSQLStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // The progress handler of the statement timeout.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // What the SQL stores share: the statements of account writes, row decoding, the table directory.
-        .target(name: "CirrusSQLStore", dependencies: ["CirrusModel", "CirrusStorage", "CirrusSQL"], swiftSettings: swiftSettings),
-        // The PostgreSQL store (postgres-nio: a connection pool, JSONB documents), for many instances on one database.
-        .target(
-            name: "CirrusPostgres",
-            dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusSQL", "CirrusSQLStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Policy: validation, schema, objects, batches.
-        .target(
-            name: "CirrusServices",
-            dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusQueryLanguage",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // File contents on the local disk, behind the FileStorage port.
-        .target(name: "CirrusFileStorage", dependencies: ["CirrusStorage"], swiftSettings: swiftSettings),
-        // File contents in an S3-compatible object store (SigV4 over async-http-client).
-        .target(
-            name: "CirrusS3",
-            dependencies: [
-                "CirrusModel", "CirrusStorage",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Outbound messaging adapters: the SMTP client (STARTTLS, AUTH) and the SMS webhook provider.
-        .target(
-            name: "CirrusMessaging",
-            dependencies: [
-                "CirrusModel", "CirrusServices",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Moving an app in and out: `cirrus import` of LeanCloud, Parse and Bmob exports (folders or .tar.gz, streamed),
-        // `cirrus export` and the background exports of `POST /1.1/exportData`, and the copy of file contents.
-        .target(
-            name: "CirrusMigration",
-            dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusServices",
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Thin HTTP layer: dialects, authentication, routes, the one error-to-wire map.
-        .target(
-            name: "CirrusHTTP",
-            dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusQueryLanguage", "CirrusServices", "CirrusMigration",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                // The HTTP/1.1 connection of the server: request-head limits, timeouts and the connection cap.
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Wires configuration to a store and the HTTP application; used by the CLI and by tests.
-        .target(
-            name: "CirrusServer",
-            dependencies: [
-                "CirrusModel", "CirrusStorage", "CirrusServices", "CirrusMigration", "CirrusHTTP", "CirrusSQLite", "CirrusPostgres",
-                "CirrusMessaging", "CirrusFileStorage", "CirrusS3",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Test support: the storage conformance suite and an in-process test server.
-        .target(
-            name: "CirrusTesting",
-            dependencies: [
-                "CirrusServer",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
-            swiftSettings: swiftSettings
-        ),
         // The Swift SDK: the LeanCloud Swift API (LCObject, LCQuery, LCUser, LCFile, …) over URLSession.
         .target(name: "Cirrus", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "cirrus",
-            dependencies: [
-                "CirrusServer", "CirrusS3", "CirrusMigration",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // bench/run.sh's ceiling for the HTTP layer: Hummingbird answering a fixed JSON object.
-        .executableTarget(
-            name: "BenchCeiling", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], path: "bench/ceiling",
-            swiftSettings: swiftSettings
-        ),
         .testTarget(name: "CirrusModelTests", dependencies: ["CirrusModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "CirrusQueryLanguageTests", dependencies: ["CirrusQueryLanguage"], swiftSettings: swiftSettings),
-        .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
-        .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices"], swiftSettings: swiftSettings),
-        .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite", "CirrusSQLStore"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CirrusPostgresTests",
-            dependencies: [
-                "CirrusTesting", "CirrusPostgres", "CirrusSQLStore", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(name: "CirrusFileStorageTests", dependencies: ["CirrusFileStorage", "CirrusTesting"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CirrusS3Tests",
-            dependencies: [
-                "CirrusS3", "CirrusTesting",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            // Run by the suites' moto server (MotoServer.swift), not compiled.
-            exclude: ["Support/moto_serialized.py"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(name: "CirrusMessagingTests", dependencies: ["CirrusMessaging", "CirrusTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "CirrusHTTPTests", dependencies: ["CirrusTesting"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CirrusMigrationTests", dependencies: ["CirrusMigration", "CirrusTesting", "CirrusFileStorage"], swiftSettings: swiftSettings
-        ),
-        .testTarget(name: "CirrusLiveTests", dependencies: ["CirrusTesting", "CirrusSQLite", "CirrusSQLStore"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CirrusSDKTests", dependencies: ["Cirrus", "CirrusModel", "CirrusTesting"], swiftSettings: swiftSettings
-        ),
-        // Every Swift sample of the LeanCloud Swift guide (seed 000), as written, run against an in-process server.
-        // The guide's samples bind values they never read (`let title = todo.get("title")`), which the compiler
-        // warns about ([#no-usage]). They stay as written, so warnings are suppressed in this target only; without
-        // the flag, [#no-usage] warnings inside the samples are the only ones.
-        .testTarget(
-            name: "CirrusSeedSampleTests", dependencies: ["Cirrus", "CirrusModel", "CirrusTesting"],
-            swiftSettings: swiftSettings + [.unsafeFlags(["-suppress-warnings"])]
-        ),
-        // The Swift SDK's example: a command-line to-do app (Examples/TodoCLI). Its logic is the TodoCore library,
-        // which the tests drive against an in-process server.
-        .target(name: "TodoCore", dependencies: ["Cirrus"], path: "Examples/TodoCLI/Sources/TodoCore", swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "TodoCLI",
-            dependencies: ["TodoCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Examples/TodoCLI/Sources/TodoCLI", swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "TodoCLITests", dependencies: ["TodoCore", "Cirrus", "CirrusTesting"], path: "Examples/TodoCLI/Tests/TodoCLITests",
-            swiftSettings: swiftSettings
-        ),
+        // That an app depending on this package resolves no other package (it runs `swift package` on a fresh app).
+        .testTarget(name: "SDKPackageTests", swiftSettings: swiftSettings),
     ]
 )
-
-// libFuzzer targets for the parsers that read what clients and imports send (Fuzz/; built and run by scripts/fuzz).
-// Declared only when CIRRUS_FUZZ is set: libFuzzer's runtime supplies `main`, so the executable links only with
-// `--sanitize fuzzer`. The internal parsers of CirrusHTTP and CirrusMigration (query strings, `Range`, tar, gzip)
-// are compiled into it from their own files (symbolic links in Fuzz/Sources/Linked), so that the fuzz build does not
-// compile the HTTP server's and client's dependencies (BoringSSL twice, NIO's HTTP stacks).
-if Context.environment["CIRRUS_FUZZ"] != nil {
-    package.targets.append(
-        .executableTarget(
-            name: "CirrusFuzz",
-            dependencies: [
-                "CirrusModel", "CirrusSQL", "CirrusQueryLanguage", "CirrusStorage",
-                .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            path: "Fuzz/Sources", swiftSettings: swiftSettings
-        )
-    )
-}

@@ -19,7 +19,7 @@ ensure_wrk() {
 
 build_release() {
   echo "== building cirrus (release, .build-release)"
-  swift build -c release --product cirrus --scratch-path .build-release
+  swift build --package-path Server -c release --product cirrus --scratch-path .build-release
   binary=.build-release/release/cirrus
 }
 
@@ -106,7 +106,7 @@ describe_machine() {
 run_ceilings() {
   echo
   echo "== ceiling: Hummingbird answering a fixed JSON object (building BenchCeiling, release)"
-  swift build -c release --product BenchCeiling --scratch-path .build-release
+  swift build --package-path Server -c release --product BenchCeiling --scratch-path .build-release
   local port
   port=$(free_port)
   .build-release/release/BenchCeiling "$port" >"$work/ceiling.log" 2>&1 &

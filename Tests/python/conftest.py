@@ -1,6 +1,6 @@
 """Fixtures that run a real `cirrus serve` and point the LeanCloud Python SDK (leancloud==3.0.2) at it.
 
-The server binary comes from CIRRUS_BIN (scripts/test sets it), else <repo>/.build/debug/cirrus. It listens on a
+The server binary comes from CIRRUS_BIN (scripts/test sets it), else <repo>/Server/.build/debug/cirrus. It listens on a
 free loopback port with a temporary data directory and the keys below. The SDK reaches it through
 LEANCLOUD_API_SERVER; its AppRouter, which would ask the internet where the app lives, is replaced by a class that
 raises, and every response the SDK receives is recorded so tests can check what went over the wire.
@@ -99,10 +99,10 @@ def free_port():
 
 
 def cirrus_binary():
-    binary = os.environ.get("CIRRUS_BIN") or str(REPO_ROOT / ".build" / "debug" / "cirrus")
+    binary = os.environ.get("CIRRUS_BIN") or str(REPO_ROOT / "Server" / ".build" / "debug" / "cirrus")
     if not os.access(binary, os.X_OK):
         pytest.exit(
-            "cirrus executable not found at %s: run `swift build --product cirrus` or set CIRRUS_BIN" % binary,
+            "cirrus executable not found at %s: run `swift build --package-path Server --product cirrus` or set CIRRUS_BIN" % binary,
             returncode=2,
         )
     return binary

@@ -24,13 +24,14 @@ public struct QueryLimits: Sendable, Hashable {
     public var maximumIncludedObjects: Int
     /// Characters of a `$regex` pattern.
     public var maximumRegexLength: Int
-    /// How long matching one regular expression against one value may take; beyond it the query is refused.
-    public var regexBudget: Duration
+    /// Milliseconds that matching one regular expression against one value may take; beyond them the query is
+    /// refused.
+    public var regexBudgetMilliseconds: Int
 
     public init(
         maximumConditions: Int = 2000, maximumListValues: Int = 10_000, maximumConditionDepth: Int = 10, maximumSubqueryDepth: Int = 3,
         maximumOrderKeys: Int = 16, maximumKeys: Int = 1000, maximumIncludeDepth: Int = 5, maximumIncludedObjects: Int = 20_000,
-        maximumRegexLength: Int = 1000, regexBudget: Duration = .milliseconds(50)
+        maximumRegexLength: Int = 1000, regexBudgetMilliseconds: Int = 50
     ) {
         self.maximumConditions = maximumConditions
         self.maximumListValues = maximumListValues
@@ -41,7 +42,7 @@ public struct QueryLimits: Sendable, Hashable {
         self.maximumIncludeDepth = maximumIncludeDepth
         self.maximumIncludedObjects = maximumIncludedObjects
         self.maximumRegexLength = maximumRegexLength
-        self.regexBudget = regexBudget
+        self.regexBudgetMilliseconds = regexBudgetMilliseconds
     }
 
     /// The error of a query beyond a limit.

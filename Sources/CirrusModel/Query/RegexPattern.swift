@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// PCRE-style regular expressions with MongoDB options (`i`, `m`, `s`, `x`), as `$regex` uses them.
@@ -16,20 +17,21 @@ public enum RegexPattern {
         metacharacters.contains(character) ? "\\" + String(character) : String(character)
     }
 
-    /// Whether `text` contains a match of `pattern` under `options`, found within `budget`.
+    /// Whether `text` contains a match of `pattern` under `options`, found within `budgetMilliseconds`.
     ///
     /// ICU backtracks, so a pattern such as `(a+)+$` takes exponential time on some texts. The match reports its
     /// progress (every few thousand steps of ICU's engine, and at each start position), and stops once it has run
-    /// for longer than `budget`.
+    /// for longer than the budget.
     /// - Throws: ``APIError`` with reason ``APIError/Reason/invalidQuery`` for a pattern that does not compile,
     ///   ``APIError/Reason/queryTooComplex`` when the budget runs out.
     public static func matches(
-        _ text: String, pattern: String, options: String, budget: Duration = QueryLimits().regexBudget
+        _ text: String, pattern: String, options: String, budgetMilliseconds: Int = QueryLimits().regexBudgetMilliseconds
     ) throws(APIError) -> Bool {
         let expression = try compiled(pattern, options: options)
         let range = NSRange(text.startIndex..<text.endIndex, in: text)
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: budget)
+        // Uptime in nanoseconds: monotonic, and available wherever the SDK runs (`ContinuousClock` is not before
+        // iOS 16).
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(budgetMilliseconds, 0)) * 1_000_000
         var progress = 0
         var found = false
         var exhausted = false
@@ -41,19 +43,18 @@ public enum RegexPattern {
             }
             progress += 1
             // Reading the clock at every report would cost as much as a start position does.
-            if progress & 15 == 0, clock.now >= deadline {
+            if progress & 15 == 0, DispatchTime.now().uptimeNanoseconds >= deadline {
                 exhausted = true
                 stop.pointee = true
             }
         }
-        if exhausted { throw budgetExceeded(pattern, budget) }
+        if exhausted { throw budgetExceeded(pattern, budgetMilliseconds) }
         return found
     }
 
     /// The error of a match that ran out of time; its message starts with ``budgetMarker``.
-    static func budgetExceeded(_ pattern: String, _ budget: Duration) -> APIError {
-        let milliseconds = budget.components.seconds * 1000 + budget.components.attoseconds / 1_000_000_000_000_000
-        return APIError(
+    static func budgetExceeded(_ pattern: String, _ milliseconds: Int) -> APIError {
+        APIError(
             .queryTooComplex, "\(budgetMarker): the regular expression \(pattern.prefix(100)) took longer than \(milliseconds) ms on one value."
         )
     }

@@ -6,7 +6,7 @@ import Testing
 struct QueryLimitsTests {
     static let limits = QueryLimits(
         maximumConditions: 4, maximumListValues: 3, maximumConditionDepth: 3, maximumSubqueryDepth: 2, maximumOrderKeys: 2, maximumKeys: 3,
-        maximumIncludeDepth: 2, maximumIncludedObjects: 10, maximumRegexLength: 5, regexBudget: .milliseconds(50)
+        maximumIncludeDepth: 2, maximumIncludedObjects: 10, maximumRegexLength: 5, regexBudgetMilliseconds: 50
     )
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -70,7 +70,7 @@ struct QueryLimitsTests {
         let text = String(repeating: "a", count: 1000) + "!"
         let clock = ContinuousClock()
         let elapsed = clock.measure {
-            #expect { try RegexPattern.matches(text, pattern: "(a+)+$", options: "", budget: .milliseconds(50)) } throws: {
+            #expect { try RegexPattern.matches(text, pattern: "(a+)+$", options: "", budgetMilliseconds: 50) } throws: {
                 ($0 as? APIError)?.reason == .queryTooComplex
             }
         }
