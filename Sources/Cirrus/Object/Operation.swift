@@ -11,22 +11,24 @@ enum Operation: Sendable {
     case addRelation([LCObject])
     case removeRelation([LCObject])
 
-    /// The wire form: the value itself, or `{"__op":…}`.
+    /// The wire form: the value itself, or `{"__op":…}`, as the model writes it.
     var json: JSON {
-        switch self {
-        case .set(let value): ValueCoder.encode(value)
-        case .delete: ["__op": "Delete"]
-        case .increment(let amount): ["__op": "Increment", "amount": ValueCoder.number(amount)]
-        case .add(let values): Self.op("Add", values)
-        case .addUnique(let values): Self.op("AddUnique", values)
-        case .remove(let values): Self.op("Remove", values)
-        case .addRelation(let objects): Self.op("AddRelation", objects)
-        case .removeRelation(let objects): Self.op("RemoveRelation", objects)
-        }
+        if case .set(let value) = self { return ValueCoder.encode(value) }
+        return fieldOperation.wire
     }
 
-    private static func op(_ name: String, _ values: [any LCValue]) -> JSON {
-        ["__op": .string(name), "objects": .array(values.map(ValueCoder.encode))]
+    /// The model's operation.
+    var fieldOperation: FieldOperation {
+        switch self {
+        case .set(let value): .set(ValueCoder.value(value))
+        case .delete: .delete
+        case .increment(let amount): .increment(ValueCoder.number(amount))
+        case .add(let values): .add(values.map(ValueCoder.value))
+        case .addUnique(let values): .addUnique(values.map(ValueCoder.value))
+        case .remove(let values): .remove(values.map(ValueCoder.value))
+        case .addRelation(let objects): .relation(add: objects.map(ValueCoder.pointer), remove: [])
+        case .removeRelation(let objects): .relation(add: [], remove: objects.map(ValueCoder.pointer))
+        }
     }
 
     /// The values the operation sends, in which unsaved objects are looked for.

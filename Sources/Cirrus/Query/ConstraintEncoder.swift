@@ -1,53 +1,65 @@
 import CirrusModel
 import Foundation
 
-/// The `where` operators of each condition of ``LCQuery/Constraint``.
+/// The model's ``Condition`` of each condition of ``LCQuery/Constraint``; the model writes it as `where` JSON.
 enum ConstraintEncoder {
-    /// The operators of a condition; empty for the constraints that are not conditions.
-    static func operators(_ constraint: LCQuery.Constraint) -> [String: JSON] {
+    /// The condition a constraint puts on `key` and the operator it uses (a later constraint with the same operator on
+    /// the key replaces it); `nil` for the constraints that are not conditions.
+    static func condition(_ constraint: LCQuery.Constraint, on key: String) -> (operator: String, condition: Condition)? {
+        let path = fieldPath(key)
         switch constraint {
-        case .existed: ["$exists": true]
-        case .notExisted: ["$exists": false]
-        case .equalTo(let value): ["$eq": encode(value)]
-        case .notEqualTo(let value): ["$ne": encode(value)]
-        case .lessThan(let value): ["$lt": encode(value)]
-        case .lessThanOrEqualTo(let value): ["$lte": encode(value)]
-        case .greaterThan(let value): ["$gt": encode(value)]
-        case .greaterThanOrEqualTo(let value): ["$gte": encode(value)]
-        case .containedIn(let values): ["$in": .array(values.map(encode))]
-        case .notContainedIn(let values): ["$nin": .array(values.map(encode))]
-        case .containedAllIn(let values): ["$all": .array(values.map(encode))]
-        case .equalToSize(let size): ["$size": .int(Int64(size))]
-        case .locatedNear(let point, let from, let to): near(point, from: from, to: to)
+        case .existed: return ("$exists", .exists(path, true))
+        case .notExisted: return ("$exists", .exists(path, false))
+        case .equalTo(let value): return ("", .compare(path, .equal, encode(value)))
+        case .notEqualTo(let value): return compare(path, .notEqual, value)
+        case .lessThan(let value): return compare(path, .lessThan, value)
+        case .lessThanOrEqualTo(let value): return compare(path, .lessThanOrEqual, value)
+        case .greaterThan(let value): return compare(path, .greaterThan, value)
+        case .greaterThanOrEqualTo(let value): return compare(path, .greaterThanOrEqual, value)
+        case .containedIn(let values): return ("$in", .inList(path, values.map(encode), negated: false))
+        case .notContainedIn(let values): return ("$nin", .inList(path, values.map(encode), negated: true))
+        case .containedAllIn(let values): return ("$all", .containsAll(path, values.map(encode)))
+        case .equalToSize(let size): return ("$size", .size(path, Int64(size)))
+        case .locatedNear(let point, let from, let to):
+            return ("$nearSphere", .near(path, point.model, maximumDistance: to.map(radians), minimumDistance: from.map(radians)))
         case .locatedWithin(let southwest, let northeast):
-            ["$within": ["$box": [ValueCoder.encode(southwest), ValueCoder.encode(northeast)]]]
-        case .matchedQuery(let query): ["$inQuery": query.innerJSON]
-        case .notMatchedQuery(let query): ["$notInQuery": query.innerJSON]
-        case .matchedQueryAndKey(let query, let key): ["$select": ["query": query.innerJSON, "key": .string(key)]]
-        case .notMatchedQueryAndKey(let query, let key): ["$dontSelect": ["query": query.innerJSON, "key": .string(key)]]
-        case .matchedRegularExpression(let pattern, let option): regex(pattern, option)
-        case .matchedSubstring(let text): regex(quote(text), nil)
-        case .prefixedBy(let text): regex("^" + quote(text), nil)
-        case .suffixedBy(let text): regex(quote(text) + "$", nil)
-        case .selected, .included, .ascending, .descending, .relatedTo: [:]
+            return ("$within", .withinBox(path, southwest: southwest.model, northeast: northeast.model))
+        case .matchedQuery(let query): return ("$inQuery", .inQuery(path, query.subQuery, negated: false))
+        case .notMatchedQuery(let query): return ("$notInQuery", .inQuery(path, query.subQuery, negated: true))
+        case .matchedQueryAndKey(let query, let key): return ("$select", .select(path, query.subQuery, key: fieldPath(key), negated: false))
+        case .notMatchedQueryAndKey(let query, let key):
+            return ("$dontSelect", .select(path, query.subQuery, key: fieldPath(key), negated: true))
+        case .matchedRegularExpression(let pattern, let option): return ("$regex", .regex(path, pattern: pattern, options: option ?? ""))
+        case .matchedSubstring(let text): return ("$regex", .regex(path, pattern: quote(text), options: ""))
+        case .prefixedBy(let text): return ("$regex", .regex(path, pattern: "^" + quote(text), options: ""))
+        case .suffixedBy(let text): return ("$regex", .regex(path, pattern: quote(text) + "$", options: ""))
+        case .selected, .included, .ascending, .descending, .relatedTo: return nil
         }
     }
 
-    private static func encode(_ value: any LCValueConvertible) -> JSON {
-        ValueCoder.encode(value.lcValue)
+    private static func compare(
+        _ path: FieldPath, _ comparison: Condition.Comparison, _ value: any LCValueConvertible
+    ) -> (operator: String, condition: Condition) {
+        (comparison.rawValue, .compare(path, comparison, encode(value)))
     }
 
-    private static func near(_ point: LCGeoPoint, from: LCGeoPoint.Distance?, to: LCGeoPoint.Distance?) -> [String: JSON] {
-        var operators: [String: JSON] = ["$nearSphere": ValueCoder.encode(point)]
-        if let from { operators["$minDistanceIn" + from.unit.rawValue] = .double(from.value) }
-        if let to { operators["$maxDistanceIn" + to.unit.rawValue] = .double(to.value) }
-        return operators
+    private static func encode(_ value: any LCValueConvertible) -> Value {
+        ValueCoder.value(value.lcValue)
     }
 
-    private static func regex(_ pattern: String, _ option: String?) -> [String: JSON] {
-        var operators: [String: JSON] = ["$regex": .string(pattern)]
-        if let option, !option.isEmpty { operators["$options"] = .string(option) }
-        return operators
+    /// The path of a key as the app wrote it (`a.b` into nested objects); a key that is no valid path is sent as
+    /// written, for the server to refuse.
+    static func fieldPath(_ key: String) -> FieldPath {
+        (try? FieldPath(parsing: key)) ?? FieldPath(field: key)
+    }
+
+    /// A distance in radians of arc, as the model holds it.
+    private static func radians(_ distance: LCGeoPoint.Distance) -> Double {
+        switch distance.unit {
+        case .radian: distance.value
+        case .kilometer: distance.value / Condition.earthRadiusKilometers
+        case .mile: distance.value / Condition.earthRadiusMiles
+        }
     }
 
     /// `\Q…\E` around `text`, so that it matches literally (an `\E` inside is split out).

@@ -47,11 +47,7 @@ extension LCQuery {
 
     /// A condition on a result key (`having`): `query.having("_sumScore", .greaterThan(50))`.
     public func having(_ key: String, _ constraint: Constraint) {
-        let json: JSON = if case .equalTo(let value) = constraint {
-            ValueCoder.encode(value.lcValue)
-        } else {
-            .object(ConstraintEncoder.operators(constraint))
-        }
+        guard let json = ConstraintEncoder.condition(constraint, on: key)?.condition.wire[key] else { return }
         updateStatistics { $0.having[key] = json }
     }
 

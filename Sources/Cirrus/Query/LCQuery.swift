@@ -17,7 +17,8 @@ public final class LCQuery: @unchecked Sendable {
     public let className: String
 
     private let lock = Lock()
-    private var conditions: [String: JSON] = [:]
+    /// The conditions in the order given, each on a key (or `$or`/`$and`) with its operator (`""` for an equality).
+    private var conditions: [ConditionEntry] = []
     private var orders: [String] = []
     private var selectedKeys: [String] = []
     private var includedKeys: [String] = []
@@ -92,21 +93,19 @@ public final class LCQuery: @unchecked Sendable {
         case .included: lock.withLock { includedKeys.append(key) }
         case .ascending: lock.withLock { orders.append(key) }
         case .descending: lock.withLock { orders.append("-" + key) }
-        case .equalTo(let value): lock.withLock { conditions[key] = ValueCoder.encode(value.lcValue) }
         case .relatedTo(let object): relatedTo = (object, key)
-        default: add(key, ConstraintEncoder.operators(constraint))
+        default:
+            guard let (name, condition) = ConstraintEncoder.condition(constraint, on: key) else { return }
+            add(key, name, condition)
         }
     }
 
-    /// Adds operators to the ones on `key` (an equality is replaced).
-    private func add(_ key: String, _ operators: [String: JSON]) {
+    /// Adds a condition on `key`. An equality replaces every condition on the key; an operator replaces the equality
+    /// and an earlier use of the same operator.
+    private func add(_ key: String, _ name: String, _ condition: Condition) {
         lock.withLock {
-            var current = conditions[key]?.objectValue ?? [:]
-            if current.keys.contains(where: { !$0.hasPrefix("$") }) || conditions[key].map({ $0.objectValue == nil }) == true {
-                current = [:]
-            }
-            current.merge(operators) { _, new in new }
-            conditions[key] = .object(current)
+            conditions.removeAll { $0.key == key && (name.isEmpty || $0.operator.isEmpty || $0.operator == name) }
+            conditions.append((key, name, condition))
         }
     }
 
@@ -122,27 +121,45 @@ public final class LCQuery: @unchecked Sendable {
 
     private func combine(_ query: LCQuery, _ name: String) -> LCQuery {
         let combined = LCQuery(application: application, className: className)
-        combined.lock.withLock { combined.conditions[name] = .array([whereJSON, query.whereJSON]) }
+        let parts = [whereCondition, query.whereCondition]
+        combined.add(name, name, name == "$or" ? .or(parts) : .and(parts))
         return combined
     }
 
-    /// The `where` document.
-    var whereJSON: JSON {
-        lock.withLock {
-            var members = conditions
-            if let relation {
-                members["$relatedTo"] = ["object": ValueCoder.pointer(relation.object), "key": .string(relation.key)]
-            }
-            return .object(members)
+    /// The condition of `where`.
+    var whereCondition: Condition {
+        let snapshot: (entries: [ConditionEntry], relation: (object: LCObject, key: String)?) = lock.withLock {
+            (conditions, relation)
         }
+        return Self.condition(of: snapshot.entries, relation: snapshot.relation)
+    }
+
+    private static func condition(
+        of entries: [ConditionEntry], relation: (object: LCObject, key: String)?
+    ) -> Condition {
+        var parts = entries.map(\.condition)
+        if let relation { parts.append(.relatedTo(ValueCoder.pointer(relation.object), key: relation.key)) }
+        return .all(parts)
+    }
+
+    /// The `where` document. The query of ``and(_:)`` keeps LeanCloud's `{"$and":[<where>, <where>]}` rather than the
+    /// one object the model writes for an AND of conditions on different keys (the two mean the same).
+    var whereJSON: JSON {
+        let explicit = lock.withLock { conditions.first { $0.key == "$and" }?.condition }
+        guard case .and(let parts) = explicit else { return whereCondition.wire }
+        let others = lock.withLock { conditions.filter { $0.key != "$and" } }
+        let rest = Self.condition(of: others, relation: relatedTo)
+        var members = rest.wire.objectValue ?? [:]
+        members["$and"] = .array((members["$and"]?.arrayValue ?? []) + parts.map(\.wire))
+        return .object(members)
     }
 
     /// The `where` document as text.
     var whereText: String { JSONWriter.string(whereJSON) }
 
-    /// `{"where","className"}`, the inner query of `$inQuery` and `$select`.
-    var innerJSON: JSON {
-        ["where": whereJSON, "className": .string(className)]
+    /// The inner query of `$inQuery` and `$select`.
+    var subQuery: SubQuery {
+        SubQuery(className: className, condition: whereCondition)
     }
 
     /// The query parameters of a find (`count` adds `count=1&limit=0`).
@@ -164,6 +181,9 @@ public final class LCQuery: @unchecked Sendable {
         if includeACL { parameters.append(("returnACL", "true")) }
         return parameters
     }
+
+    /// A condition on a key (or `$or`/`$and`) with its operator (`""` for an equality).
+    typealias ConditionEntry = (key: String, operator: String, condition: Condition)
 
     /// The parts of a find other than `where`.
     private struct Options {

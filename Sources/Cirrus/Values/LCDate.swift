@@ -14,13 +14,11 @@ public final class LCDate: LCValue, Hashable {
     /// The date of an ISO 8601 text (`2015-06-21T18:02:52.249Z`), or `nil`.
     public convenience init?(isoString text: String) {
         guard let stamp = Timestamp(parsing: text) else { return nil }
-        self.init(Date(timeIntervalSince1970: Double(stamp.millisecondsSince1970) / 1000))
+        self.init(stamp)
     }
 
     /// The ISO 8601 text the server uses: UTC, milliseconds, `Z`.
-    public var isoString: String {
-        Timestamp(millisecondsSince1970: Int64((value.timeIntervalSince1970 * 1000).rounded())).iso8601
-    }
+    public var isoString: String { timestamp.iso8601 }
 
     public var description: String { isoString }
 

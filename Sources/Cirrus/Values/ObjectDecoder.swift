@@ -28,19 +28,17 @@ struct ObjectDecoder {
         return value(json)
     }
 
+    /// A `__type` value: decoded by the model, but for pointers, which a reply may carry with the fields of the
+    /// object they point to (`include`): those become the object, which no field value of the model holds.
     private func typed(_ members: [String: JSON]) -> (any LCValue)? {
         switch members.wireType {
-        case .date: return members["iso"]?.stringValue.flatMap { LCDate(isoString: $0) }
-        case .bytes: return members["base64"]?.stringValue.flatMap { LCData(base64EncodedString: $0) }
-        case .geoPoint:
-            guard let latitude = members["latitude"]?.doubleValue, let longitude = members["longitude"]?.doubleValue else { return nil }
-            return LCGeoPoint(latitude: latitude, longitude: longitude)
         case .pointer, .object:
             guard let className = members["className"]?.stringValue else { return nil }
             return object(.object(members), className: className)
-        case .file: return file(members)
-        case .relation: return LCRelation(key: "", parent: nil, objectClassName: members["className"]?.stringValue)
         case nil: return nil
+        default:
+            guard let decoded = try? Value(wire: .object(members)) else { return nil }
+            return ValueCoder.typed(decoded, application: application, decoder: self)
         }
     }
 
@@ -51,20 +49,10 @@ struct ObjectDecoder {
         return object
     }
 
-    /// A file of a `{"__type":"File"}` value: `id` (or `objectId`), `name`, `url`, `mime_type`, `metaData`.
-    private func file(_ members: [String: JSON]) -> LCFile {
-        var fields = members
-        if let id = members["id"], fields["objectId"] == nil { fields["objectId"] = id }
-        fields["id"] = nil
-        let file = LCFile(application: application)
-        file.merge(fields, decoder: self)
-        return file
-    }
-
     /// A date of a reply: an ISO text (`createdAt`) or a `{"__type":"Date"}` value.
     static func date(_ json: JSON?) -> Date? {
         if let text = json?.stringValue { return LCDate(isoString: text)?.value }
-        if json?.isTyped(.date) == true, let text = json?["iso"]?.stringValue { return LCDate(isoString: text)?.value }
+        if let json, case .date(let stamp)? = try? Value(wire: json) { return LCDate(stamp).value }
         return nil
     }
 }

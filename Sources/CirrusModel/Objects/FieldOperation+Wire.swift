@@ -92,3 +92,29 @@ extension FieldOperation {
         return .relation(add: added, remove: removed)
     }
 }
+
+extension FieldOperation {
+    /// The operation as a client sends it: the value of a `set`, else `{"__op":…}`; the inverse of
+    /// ``init(wire:defaultOffsetMinutes:)``. Adding and removing relation members at once is a `Batch` of both.
+    public var wire: JSON {
+        switch self {
+        case .set(let value): value.wire
+        case .delete: ["__op": "Delete"]
+        case .increment(let amount): ["__op": "Increment", "amount": amount.wire]
+        case .bitAnd(let operand): ["__op": "BitAnd", "value": .int(operand)]
+        case .bitOr(let operand): ["__op": "BitOr", "value": .int(operand)]
+        case .bitXor(let operand): ["__op": "BitXor", "value": .int(operand)]
+        case .add(let values): Self.wire("Add", values.map(\.wire))
+        case .addUnique(let values): Self.wire("AddUnique", values.map(\.wire))
+        case .remove(let values): Self.wire("Remove", values.map(\.wire))
+        case .relation(let added, let removed) where removed.isEmpty: Self.wire("AddRelation", added.map(\.wire))
+        case .relation(let added, let removed) where added.isEmpty: Self.wire("RemoveRelation", removed.map(\.wire))
+        case .relation(let added, let removed):
+            ["__op": "Batch", "ops": [Self.wire("AddRelation", added.map(\.wire)), Self.wire("RemoveRelation", removed.map(\.wire))]]
+        }
+    }
+
+    private static func wire(_ name: String, _ objects: [JSON]) -> JSON {
+        ["__op": .string(name), "objects": .array(objects)]
+    }
+}

@@ -13,4 +13,11 @@ public struct GeoPoint: Sendable, Hashable {
         self.latitude = latitude
         self.longitude = longitude
     }
+
+    /// A point as a client holds it, out of range or not: a client sends what it was given and lets the server refuse
+    /// it (``init(latitude:longitude:)`` is what a server decodes with).
+    public init(unvalidatedLatitude latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
 }

@@ -82,3 +82,29 @@ struct FieldOperationWireTests {
         #expect(reason { _ = try FieldOperation(wire: json(#"{"__op":"AddRelation","objects":[\#(tooMany)]}"#)) } == .invalidParameter)
     }
 }
+
+@Suite("FieldOperation wire encoding")
+struct FieldOperationEncodingTests {
+    static let u1 = Pointer(className: "_User", objectId: "u1")
+    static let u2 = Pointer(className: "_User", objectId: "u2")
+
+    @Test("an operation encodes to what decodes to it again", arguments: [
+        FieldOperation.set(.string("x")), .set(.array([.int(1), .date(Timestamp(millisecondsSince1970: 5))])), .set(.null),
+        .delete, .increment(.int(2)), .increment(.double(-0.5)), .bitAnd(6), .bitOr(1), .bitXor(255),
+        .add([.int(1), .string("a")]), .addUnique([.pointer(u1)]), .remove([.bool(true)]),
+        .relation(add: [u1, u2], remove: []), .relation(add: [], remove: [u2]), .relation(add: [u1], remove: [u2]),
+    ])
+    func roundTrip(_ operation: FieldOperation) throws {
+        #expect(try FieldOperation(wire: operation.wire) == operation, "\(JSONWriter.string(operation.wire))")
+    }
+
+    @Test("an operation is written as LeanCloud's SDKs write it", arguments: [
+        (FieldOperation.increment(.int(1)), #"{"__op":"Increment","amount":1}"#),
+        (.add([.int(1)]), #"{"__op":"Add","objects":[1]}"#),
+        (.delete, #"{"__op":"Delete"}"#),
+        (.relation(add: [u1], remove: []), #"{"__op":"AddRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"u1"}]}"#),
+    ])
+    func shapes(_ operation: FieldOperation, _ expected: String) throws {
+        #expect(operation.wire == (try JSONParser.parse(expected)))
+    }
+}

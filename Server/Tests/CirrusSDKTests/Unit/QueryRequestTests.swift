@@ -40,7 +40,9 @@ struct QueryRequestTests {
         (
             "location",
             .locatedNear(LCGeoPoint(latitude: 1, longitude: 2), from: .init(value: 1, unit: .kilometer), to: .init(value: 5, unit: .mile)),
-            #"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":1.0,"longitude":2.0},"$minDistanceInKilometers":1.0,"$maxDistanceInMiles":5.0}}"#
+            // Distances travel in radians of arc, as the model holds them (the server reads every unit).
+            #"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":1.0,"longitude":2.0},"#
+                + #""$minDistanceInRadians":\#(1.0 / 6371.0),"$maxDistanceInRadians":\#(5.0 / 3958.8)}}"#
         ),
         (
             "location", .locatedWithin(southwest: LCGeoPoint(latitude: 30, longitude: 115), northeast: LCGeoPoint(latitude: 40, longitude: 118)),
