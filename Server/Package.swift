@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(name: "CirrusConcurrencyTests", dependencies: ["CirrusConcurrency", model], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusQueryLanguageTests", dependencies: ["CirrusQueryLanguage"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
-        .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices", "CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite", "CirrusSQLStore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CirrusPostgresTests",

@@ -1,0 +1,174 @@
+package import CirrusModel
+package import CirrusStorage
+
+/// A ``StorageAdapter`` that keeps everything in memory: for tests of the services that need no database.
+///
+/// It passes the storage conformance suite as the SQL stores do. Conditions are evaluated by the model's evaluator
+/// (`Condition.matches(_:resolver:)`), field operations by `FieldOperation.apply(to:)`; the store answers sub-queries
+/// and relations itself (``InMemoryResolver``). The state is one value behind an actor: a batch of writes changes a
+/// copy, which replaces the state only when the batch commits.
+package actor InMemoryStore: StorageAdapter {
+    private var state = InMemoryState()
+
+    package init() {}
+
+    package func prepare() async throws {}
+
+    package func close() async throws {}
+
+    // MARK: Objects
+
+    package func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
+        atomically ? performAtomically(commands) : commands.map { performAlone($0) }
+    }
+
+    /// Runs the commands on a copy of the state, kept only when every one succeeds.
+    private func performAtomically(_ commands: [WriteCommand]) -> [Result<WriteResult, StorageError>] {
+        var copy = state
+        var results: [Result<WriteResult, StorageError>] = []
+        for command in commands {
+            let result = copy.run(command)
+            results.append(result)
+            guard case .success = result else {
+                let rolledBack = Result<WriteResult, StorageError>.failure(.rolledBack)
+                return results.map { if case .success = $0 { rolledBack } else { $0 } }
+                    + Array(repeating: rolledBack, count: commands.count - results.count)
+            }
+        }
+        state = copy
+        return results
+    }
+
+    /// Runs one command on a copy of the state, kept only when it succeeds.
+    private func performAlone(_ command: WriteCommand) -> Result<WriteResult, StorageError> {
+        var copy = state
+        let result = copy.run(command)
+        if case .success = result { state = copy }
+        return result
+    }
+
+    package func fetch(className: String, ids: [String]) async throws -> [StoredObject] {
+        let entries = state.classes[className]?.entries ?? [:]
+        return Set(ids).compactMap { entries[$0]?.object }
+    }
+
+    package func fetch(_ pointers: [Pointer], readers: [String]?) async throws -> [StoredObject] {
+        Set(pointers).compactMap { pointer in
+            state.classes[pointer.className]?.entries[pointer.objectId]?.object
+        }.filter { $0.grants(.read, to: readers) }
+    }
+
+    package func aggregate(_ request: StorageAggregation) async throws -> [JSON] {
+        guard state.classes[request.query.className] != nil else { return [] }
+        let objects = state.matching(request.query)
+        return InMemoryAggregator(request: request).rows(of: objects)
+    }
+
+    package func find(_ query: StorageQuery) async throws -> [StoredObject] {
+        state.find(query)
+    }
+
+    package func count(_ query: StorageQuery) async throws -> Int {
+        state.matching(query).count
+    }
+
+    package func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer] {
+        state.relationTargets(className, objectId, field)
+    }
+
+    package func relationMembers(ownerClass: String, field: String, after: RelationMember?, limit: Int) async throws -> [RelationMember] {
+        let members = state.relations.filter { $0.ownerClass == ownerClass && $0.field == field }
+            .map { RelationMember(owningId: $0.ownerId, relatedId: $0.target.objectId) }
+            .sorted { ($0.owningId, $0.relatedId) < ($1.owningId, $1.relatedId) }
+        let following = after.map { last in members.filter { ($0.owningId, $0.relatedId) > (last.owningId, last.relatedId) } } ?? members
+        return Array(following.prefix(max(limit, 0)))
+    }
+
+    // MARK: Schema
+
+    package func loadSchemas() async throws -> [ClassSchema] {
+        state.classes.values.map(\.schema).sorted { $0.className < $1.className }
+    }
+
+    package func loadSchema(of className: String) async throws -> ClassSchema? {
+        state.classes[className]?.schema
+    }
+
+    package func defineClass(_ className: String, newFields: [String: FieldType], options: ClassOptions?) async throws -> ClassSchema {
+        var copy = state
+        try copy.register(newFields, in: className)
+        if let options { copy.classes[className]?.schema.options = options }
+        state = copy
+        return copy.classes[className]?.schema ?? ClassSchema(className: className)
+    }
+
+    package func deleteFields(className: String, fields: [String]) async throws {
+        try state.deleteFields(className: className, fields: fields)
+    }
+
+    package func deleteClass(className: String) async throws {
+        guard let stored = state.classes[className] else { throw StorageError.classNotFound(className) }
+        guard stored.entries.isEmpty else { throw StorageError.classNotEmpty(count: stored.entries.count) }
+        state.classes[className] = nil
+    }
+
+    package func ensureIndex(className: String, path: FieldPath) async throws {
+        guard state.classes[className] != nil else {
+            throw StorageError.database("cannot index \(className).\(path): the class does not exist")
+        }
+    }
+
+    package func dropIndex(className: String, path: FieldPath) async throws {
+        guard state.classes[className] != nil else { throw StorageError.classNotFound(className) }
+    }
+
+    // MARK: Accounts
+
+    package func account(userId: String) async throws -> StoredAccount? {
+        state.accounts[userId]
+    }
+
+    package func session(token: String) async throws -> StoredSession? {
+        state.sessions[token]
+    }
+
+    package func sessions(userId: String) async throws -> [StoredSession] {
+        state.sessions(of: [userId])
+    }
+
+    package func passwords(userIds: [String]) async throws -> [String: String] {
+        Set(userIds).reduce(into: [:]) { passwords, id in passwords[id] = state.accounts[id]?.password }
+    }
+
+    package func sessions(userIds: [String]) async throws -> [StoredSession] {
+        state.sessions(of: userIds)
+    }
+
+    package func roleNames(userId: String) async throws -> [String] {
+        state.roleNames(userId: userId)
+    }
+
+    package func linkedUser(platform: String, uid: String) async throws -> StoredObject? {
+        state.linkedUser(platform: platform, uid: uid)
+    }
+
+    package func user(email: String) async throws -> StoredObject? {
+        state.user(email: email)
+    }
+
+    package func caseDuplicateEmails(limit: Int) async throws -> [String] {
+        Array(state.caseDuplicateEmails().prefix(max(limit, 0)))
+    }
+
+    package func code(purpose: String, target: String) async throws -> StoredCode? {
+        state.codes[InMemoryState.CodeKey(purpose: purpose, target: target)]
+    }
+
+    package func codes(purpose: String, code: String) async throws -> [StoredCode] {
+        state.codes.values.filter { $0.purpose == purpose && $0.code == code }.sorted { $0.createdAt > $1.createdAt }
+    }
+
+    package func sendCount(target: String, since: Timestamp) async throws -> Int {
+        (state.sends[target] ?? []).filter { $0 >= since }.count
+    }
+}
