@@ -1,4 +1,4 @@
-public import CirrusStorage
+package import CirrusStorage
 import Foundation
 
 /// File contents as files in one directory (by default `<data dir>/files`), one file per key.
@@ -6,15 +6,15 @@ import Foundation
 /// A write goes to a temporary file in the same directory, is flushed to disk, and is then linked to its key (which
 /// fails when the key exists), so a reader sees the whole content or nothing, also after a crash, and a content is
 /// never replaced; leftover temporary files are removed at start.
-public struct LocalFileStorage: FileStorage {
-    public let directory: String
-    public var name: String { "local" }
+package struct LocalFileStorage: FileStorage {
+    package let directory: String
+    package var name: String { "local" }
 
     static let temporaryPrefix = ".upload-"
 
     /// Opens (creating if needed) the directory and removes temporary files a crash left behind.
     /// - Throws: ``FileStorageError/failed(_:)`` when the directory cannot be created.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -26,7 +26,7 @@ public struct LocalFileStorage: FileStorage {
         }
     }
 
-    public func write(_ content: [UInt8], key: String, mimeType: String) async throws {
+    package func write(_ content: [UInt8], key: String, mimeType: String) async throws {
         let target = try checkedPath(key)
         let temporary = path(Self.temporaryPrefix + UUID().uuidString)
         do {
@@ -49,7 +49,7 @@ public struct LocalFileStorage: FileStorage {
         }
     }
 
-    public func read(key: String, range: Range<Int>?) async throws -> FileContent? {
+    package func read(key: String, range: Range<Int>?) async throws -> FileContent? {
         let file = try checkedPath(key)
         guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
         defer { try? handle.close() }
@@ -65,7 +65,7 @@ public struct LocalFileStorage: FileStorage {
         }
     }
 
-    public func delete(key: String) async throws {
+    package func delete(key: String) async throws {
         let file = try checkedPath(key)
         guard FileManager.default.fileExists(atPath: file) else { return }
         do {

@@ -1,21 +1,21 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import CirrusConcurrency
 import CirrusModel
-public import CirrusServices
+package import CirrusServices
 import NIOCore
 import NIOHTTP1
 
 /// Calls third-party providers' token checks over HTTP(S) with async-http-client: the whole exchange (connection,
 /// request, the reply up to 1 MB) within the timeout the check gives.
-public struct HTTPProviderClient: ProviderClient {
+package struct HTTPProviderClient: ProviderClient {
     let client: HTTPClient
     static let maximumReplySize = 1 << 20
 
-    public init(client: HTTPClient = .shared) {
+    package init(client: HTTPClient = .shared) {
         self.client = client
     }
 
-    public func send(_ request: ProviderRequest, timeout: Duration) async throws -> ProviderReply {
+    package func send(_ request: ProviderRequest, timeout: Duration) async throws -> ProviderReply {
         var http = HTTPClientRequest(url: request.url)
         http.headers.add(name: "accept", value: "application/json")
         if let form = request.form {

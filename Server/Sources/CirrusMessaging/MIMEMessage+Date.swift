@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 
 extension MIMEMessage {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `date` in the form of RFC 5322's `Date` header, in UTC: `Tue, 01 Jul 2025 09:05:03 +0000`.
-    public static func rfc5322Date(_ date: Date) -> String {
+    package static func rfc5322Date(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
         let parts = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)

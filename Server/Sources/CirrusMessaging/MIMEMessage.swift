@@ -1,26 +1,26 @@
-public import CirrusServices
-public import Foundation
+package import CirrusServices
+package import Foundation
 
 /// A ``MailMessage`` as an RFC 5322 message with MIME bodies, ready to be sent after DATA.
 ///
 /// The text part is `text/plain; charset=utf-8`; with ``MailMessage/html`` the message is `multipart/alternative`
 /// with a `text/html` part after it. Bodies are quoted-printable, so the message is 7-bit clean; a non-ASCII subject
 /// or display name becomes RFC 2047 encoded-words.
-public struct MIMEMessage: Sendable {
+package struct MIMEMessage: Sendable {
     /// The message to render.
-    public var message: MailMessage
+    package var message: MailMessage
     /// The `Date` header.
-    public var date: Date
+    package var date: Date
     /// The `Message-ID` header, with its angle brackets.
-    public var messageID: String
+    package var messageID: String
     /// The boundary of the multipart body (`=_` never occurs in quoted-printable text).
-    public var boundary: String
+    package var boundary: String
 
     /// Prepares a message with a fresh Message-ID and boundary.
     /// - Parameters:
     ///   - message: the message to render.
     ///   - date: the `Date` header.
-    public init(_ message: MailMessage, date: Date = Date()) {
+    package init(_ message: MailMessage, date: Date = Date()) {
         let unique = UUID().uuidString.lowercased()
         self.message = message
         self.date = date
@@ -29,7 +29,7 @@ public struct MIMEMessage: Sendable {
     }
 
     /// The message as text with CRLF line endings: headers, a blank line and the body.
-    public func rendered() -> String {
+    package func rendered() -> String {
         (headers() + content()).joined(separator: "\r\n") + "\r\n"
     }
 

@@ -1,7 +1,7 @@
-public import CirrusServices
-public import Logging
-public import NIOCore
-public import NIOPosix
+package import CirrusServices
+package import Logging
+package import NIOCore
+import NIOPosix
 import NIOSSL
 
 /// Sends mail through an SMTP server: plain, STARTTLS or implicit TLS, with AUTH PLAIN or LOGIN.
@@ -16,9 +16,9 @@ import NIOSSL
 /// ))
 /// try await mail.send(MailMessage(from: "noreply@example.com", to: ["ada@example.com"], subject: "Hi", text: "Hello"))
 /// ```
-public struct SMTPClient: MailSender {
+package struct SMTPClient: MailSender {
     /// Where and how mail is delivered.
-    public let configuration: SMTPConfiguration
+    package let configuration: SMTPConfiguration
     private let group: any EventLoopGroup
     private let logger: Logger
     /// The TLS context, made once (loading trust roots is not free); `nil` for ``SMTPConfiguration/Security/none``.
@@ -29,7 +29,7 @@ public struct SMTPClient: MailSender {
     ///   - configuration: the server, security mode, credentials and timeouts.
     ///   - eventLoopGroup: the NIO event loops connections run on.
     ///   - logger: where the conversation is traced (credentials never appear).
-    public init(
+    package init(
         configuration: SMTPConfiguration, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "cirrus.smtp")
     ) {
@@ -43,7 +43,7 @@ public struct SMTPClient: MailSender {
 
     /// Delivers `message` and returns once the server has accepted it for every recipient.
     /// - Throws: ``MessagingError`` with the server's reply, or the reason the server could not be reached.
-    public func send(_ message: MailMessage) async throws {
+    package func send(_ message: MailMessage) async throws {
         let envelope = try SMTPEnvelope(message)
         let data = MIMEMessage(message).rendered()
         do {

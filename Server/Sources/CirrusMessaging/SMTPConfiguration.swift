@@ -72,7 +72,7 @@ public struct SMTPConfiguration: Sendable {
     var server: String { "\(host):\(port)" }
 
     /// The usual port of a security mode.
-    public static func defaultPort(for security: Security) -> Int {
+    package static func defaultPort(for security: Security) -> Int {
         switch security {
         case .tls: 465
         case .startTLS, .startTLSIfAvailable: 587

@@ -1,5 +1,5 @@
 import CirrusModel
-public import CirrusServices
+package import CirrusServices
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,14 +15,14 @@ import FoundationNetworking
 /// ```swift
 /// let sms = try WebhookSMSSender(configuration: .init(url: URL(string: "https://sms.example.com/send")!, bearerToken: token))
 /// ```
-public final class WebhookSMSSender: SMSSender {
+package final class WebhookSMSSender: SMSSender {
     /// Where and how messages are posted.
-    public let configuration: WebhookSMSConfiguration
+    package let configuration: WebhookSMSConfiguration
     private let session: URLSession
 
     /// Creates a sender.
     /// - Throws: ``MessagingError`` when the URL is not `http` or `https`.
-    public init(configuration: WebhookSMSConfiguration) throws {
+    package init(configuration: WebhookSMSConfiguration) throws {
         guard let scheme = configuration.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw MessagingError("SMS webhook: the URL must be http or https, not \(configuration.url.scheme ?? "none")")
         }
@@ -39,7 +39,7 @@ public final class WebhookSMSSender: SMSSender {
 
     /// Posts `message` and returns once the endpoint answered with a 2xx status.
     /// - Throws: ``MessagingError`` for any other status (quoting the start of the body), a timeout or a network error.
-    public func send(_ message: SMSMessage) async throws {
+    package func send(_ message: SMSMessage) async throws {
         let (body, response) = try await post(request(for: message))
         guard let status = (response as? HTTPURLResponse)?.statusCode, (200 ..< 300).contains(status) else {
             let status = (response as? HTTPURLResponse).map { String($0.statusCode) } ?? "no HTTP status"

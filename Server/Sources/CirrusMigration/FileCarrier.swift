@@ -1,14 +1,14 @@
-public import AsyncHTTPClient
-public import CirrusStorage
+package import AsyncHTTPClient
+package import CirrusStorage
 import CirrusServices
-public import Foundation
+package import Foundation
 
 /// Copies file contents into the store's file storage during an import: from a folder (`--files DIR`), else by
 /// downloading the old URL (`--download-files`). A journal of the keys done makes a re-run skip them without reading
 /// the folder or the network again; content the storage already holds is not copied again either.
 ///
 /// Safe to call concurrently: the journal and the folder's bookkeeping are actors.
-public struct FileCarrier: FileContentCarrier {
+package struct FileCarrier: FileContentCarrier {
     let storage: any FileStorage
     let directory: FileSourceDirectory?
     let downloader: FileDownloader?
@@ -24,7 +24,7 @@ public struct FileCarrier: FileContentCarrier {
     ///   - maximumSize: the largest content carried, in bytes.
     ///   - timeout: the longest one download may take, redirects included.
     /// - Throws: when the folder does not exist or the journal cannot be opened.
-    public init(
+    package init(
         storage: any FileStorage, directory: URL?, download: Bool, journal: URL, httpClient: HTTPClient? = nil,
         maximumSize: Int = 100 * 1024 * 1024, timeout: Duration = .seconds(60)
     ) throws {
@@ -39,7 +39,7 @@ public struct FileCarrier: FileContentCarrier {
     /// in the folder, a failed download, a storage error) are answered as ``FileCarryOutcome/failed(_:)`` with the
     /// reason.
     /// - Throws: only when the journal cannot be written (the run cannot be resumed safely).
-    public func carry(key: String, sourceKey: String, url: String?, name: String?) async throws -> FileCarryOutcome {
+    package func carry(key: String, sourceKey: String, url: String?, name: String?) async throws -> FileCarryOutcome {
         guard directory != nil || downloader != nil else { return .notRequested }
         if await journal.contains(key) { return .alreadyPresent }
         let present: Bool

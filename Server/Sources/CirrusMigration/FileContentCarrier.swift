@@ -1,5 +1,5 @@
 /// What became of one file's content when an import carried it over (see ``FileContentCarrier``).
-public enum FileCarryOutcome: Sendable, Equatable {
+package enum FileCarryOutcome: Sendable, Equatable {
     /// The content was copied into the store's file storage (from `--files` or downloaded).
     case copied(bytes: Int)
     /// The storage already held content under the key (a re-run, or a copy made before).
@@ -14,6 +14,6 @@ public enum FileCarryOutcome: Sendable, Equatable {
 /// present, the importer asks the carrier to bring its content to `key` in the store's file storage.
 /// `sourceKey` is the key the file had in the export (the name under `files/` or in LeanCloud's storage), `url` its old
 /// URL (for downloads), `name` its file name.
-public protocol FileContentCarrier: Sendable {
+package protocol FileContentCarrier: Sendable {
     func carry(key: String, sourceKey: String, url: String?, name: String?) async throws -> FileCarryOutcome
 }

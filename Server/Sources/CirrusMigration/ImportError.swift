@@ -1,12 +1,12 @@
 /// Why an import cannot go on at all (as opposed to one record failing, which is reported and skipped).
-public enum ImportError: Error, CustomStringConvertible, Equatable {
+package enum ImportError: Error, CustomStringConvertible, Equatable {
     case unreadable(String)
     case corruptArchive(String)
     case documentTooLarge(String, limit: Int)
     case unsupportedSource(String)
     case stateMismatch(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path): "Cannot read '\(path)'."
         case .corruptArchive(let detail): "The archive is damaged: \(detail)."

@@ -1,39 +1,39 @@
 /// What an import did, per class: objects (or relation members, sessions, schema entries) imported, skipped because
 /// they exist, and failed; files whose content could not be carried; users who must reset their password.
-public struct ImportSummary: Sendable, Equatable {
-    public struct Counts: Sendable, Equatable {
-        public var imported = 0
-        public var skipped = 0
-        public var failed = 0
+package struct ImportSummary: Sendable, Equatable {
+    package struct Counts: Sendable, Equatable {
+        package var imported = 0
+        package var skipped = 0
+        package var failed = 0
 
-        public init(imported: Int = 0, skipped: Int = 0, failed: Int = 0) {
+        package init(imported: Int = 0, skipped: Int = 0, failed: Int = 0) {
             self.imported = imported
             self.skipped = skipped
             self.failed = failed
         }
     }
 
-    public var classes: [String: Counts] = [:]
+    package var classes: [String: Counts] = [:]
     /// Files whose content was copied.
-    public var filesCopied = 0
+    package var filesCopied = 0
     /// Files whose row was imported but whose content could not be carried (also in the report).
-    public var fileFailures = 0
+    package var fileFailures = 0
     /// Users with neither a password hash nor a third-party login (every Bmob user): they must reset their password.
-    public var passwordResets: [String] = []
+    package var passwordResets: [String] = []
     /// Lines of input files skipped because an earlier run committed them.
-    public var resumedLines = 0
-    public var dryRun = false
+    package var resumedLines = 0
+    package var dryRun = false
 
-    public var totalFailed: Int { classes.values.reduce(0) { $0 + $1.failed } + fileFailures }
-    public var totalImported: Int { classes.values.reduce(0) { $0 + $1.imported } }
-    public var totalSkipped: Int { classes.values.reduce(0) { $0 + $1.skipped } }
+    package var totalFailed: Int { classes.values.reduce(0) { $0 + $1.failed } + fileFailures }
+    package var totalImported: Int { classes.values.reduce(0) { $0 + $1.imported } }
+    package var totalSkipped: Int { classes.values.reduce(0) { $0 + $1.skipped } }
 
     mutating func count(_ className: String, _ update: (inout Counts) -> Void) {
         update(&classes[className, default: Counts()])
     }
 
     /// The table printed at the end.
-    public func table() -> String {
+    package func table() -> String {
         let verb = dryRun ? "would import" : "imported"
         let names = classes.keys.sorted()
         let width = max(["class", "total"].map(\.count).max() ?? 5, names.map(\.count).max() ?? 0)

@@ -5,8 +5,8 @@ import Crypto
 /// a key that already follows ``FileKey`` is kept, any other becomes its allowed characters plus a digest of the whole
 /// original, so that two different old keys never share a new one and the same old key always gets the same new one
 /// (a re-run of an import finds what the first run stored).
-public enum ImportedFileKey {
-    public static func make(from original: String) -> String {
+package enum ImportedFileKey {
+    package static func make(from original: String) -> String {
         if FileKey.isValid(original) { return original }
         let digest = SHA256.hash(data: Array(original.utf8)).prefix(8).map { byte in
             let text = String(byte, radix: 16)

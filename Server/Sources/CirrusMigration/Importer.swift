@@ -1,4 +1,4 @@
-public import CirrusStorage
+package import CirrusStorage
 import CirrusServices
 import Logging
 
@@ -8,25 +8,25 @@ import Logging
 /// keeping its objectId, dates and ACL; an object whose objectId exists is skipped, never overwritten. Writes go in
 /// batches of ``ImportOptions/batchSize`` per transaction; a batch that fails is retried one object at a time so that
 /// a bad object fails alone. Progress is saved after each batch (``ImportState``), so a re-run continues.
-public struct Importer {
+package struct Importer {
     let store: any StorageAdapter
     let options: ImportOptions
     let carrier: (any FileContentCarrier)?
 
-    public init(store: any StorageAdapter, options: ImportOptions, carrier: (any FileContentCarrier)? = nil) {
+    package init(store: any StorageAdapter, options: ImportOptions, carrier: (any FileContentCarrier)? = nil) {
         self.store = store
         self.options = options
         self.carrier = carrier
     }
 
-    public func run() async throws -> ImportSummary {
+    package func run() async throws -> ImportSummary {
         try await ImportRun(store: store, options: options, carrier: carrier).run()
     }
 }
 
 extension Importer {
     /// Where the state of an import of `source` is kept by default: `<data dir>/imports/<digest of its path>.state`.
-    public static func defaultStatePath(dataDirectory: String, source: String) -> String {
+    package static func defaultStatePath(dataDirectory: String, source: String) -> String {
         ImportState.defaultPath(dataDirectory: dataDirectory, source: source)
     }
 }

@@ -1,5 +1,5 @@
 /// The kind of export `cirrus import` reads. Each names the layout and value conventions of one service's export.
-public enum MigrationSource: String, Sendable, CaseIterable {
+package enum MigrationSource: String, Sendable, CaseIterable {
     /// LeanCloud's data export (`<Class>.jsonl`, one REST-encoded object per line, in a `.tar.gz` or a folder), its
     /// import files (a JSON array or `{"results":[…]}`), files saved from the REST scan API, and Cirrus's own export.
     case leancloud

@@ -1,13 +1,13 @@
 /// Where a CQL or BQL statement is wrong: 1-based line and column, and what was expected.
-public struct CloudQueryError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
+package struct CloudQueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
     /// One line saying what is wrong.
-    public var detail: String
+    package var detail: String
     /// For a syntax error, the tokens that would have been accepted at the position (`from`, `,`).
-    public var expected: [String]
+    package var expected: [String]
 
-    public init(line: Int, column: Int, detail: String, expected: [String] = []) {
+    package init(line: Int, column: Int, detail: String, expected: [String] = []) {
         self.line = line
         self.column = column
         self.detail = detail
@@ -19,7 +19,7 @@ public struct CloudQueryError: Error, Sendable, Equatable, CustomStringConvertib
         self.init(line: position.line, column: position.column, detail: detail, expected: expected)
     }
 
-    public var description: String { "Parse error at line \(line), column \(column): \(detail)" }
+    package var description: String { "Parse error at line \(line), column \(column): \(detail)" }
 
     /// The report LeanCloud gives: the position, the offending line with a caret under the column, and the
     /// accepted tokens one per line (or the detail when nothing in particular was expected).
@@ -32,7 +32,7 @@ public struct CloudQueryError: Error, Sendable, Equatable, CustomStringConvertib
     /// from
     /// ,
     /// ```
-    public func report(for source: String) -> String {
+    package func report(for source: String) -> String {
         // Lines as the lexer counts them: ended by a `\n` scalar, also inside a `\r\n` (one Character).
         let lines = source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         let text = line >= 1 && line <= lines.count ? String(String.UnicodeScalarView(lines[line - 1])) : ""

@@ -1,22 +1,22 @@
 /// The two dialects of the statement language: LeanCloud's CQL and Bmob's BQL, which adds statistics
 /// (`group by`, `having`, `groupcount`, `sum`, `average`, `max`, `min`).
-public enum CloudQueryLanguage: String, Sendable, Hashable, CaseIterable {
+package enum CloudQueryLanguage: String, Sendable, Hashable, CaseIterable {
     case cql
     case bql
 
     /// `CQL` or `BQL`, as error messages name the language.
-    public var name: String { rawValue.uppercased() }
+    package var name: String { rawValue.uppercased() }
 
     /// Whether statistics are part of the language.
-    public var hasStatistics: Bool { self == .bql }
+    package var hasStatistics: Bool { self == .bql }
 
     /// The longest statement accepted, in UTF-8 bytes, as LeanCloud documents.
-    public static let maximumStatementBytes = 4096
+    package static let maximumStatementBytes = 4096
 
     /// Parses one statement.
     /// - Throws: ``CloudQueryError`` for a statement over ``maximumStatementBytes`` (at the first character
     ///   past the limit), a lexical or a syntax error.
-    public func parse(_ source: String) throws(CloudQueryError) -> ParsedStatement {
+    package func parse(_ source: String) throws(CloudQueryError) -> ParsedStatement {
         try Self.checkLength(source)
         return try Parser.parse(source, language: self)
     }

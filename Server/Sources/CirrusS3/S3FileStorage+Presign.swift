@@ -1,9 +1,9 @@
 import CirrusStorage
-public import Foundation
+package import Foundation
 
 extension S3FileStorage {
     /// The methods a presigned URL can be made for.
-    public enum PresignedMethod: String, Sendable, Hashable {
+    package enum PresignedMethod: String, Sendable, Hashable {
         /// Download the object.
         case get = "GET"
         /// Upload the object (the body as it is, any `Content-Type`).
@@ -11,18 +11,18 @@ extension S3FileStorage {
     }
 
     /// The longest validity S3 accepts for a presigned URL: seven days.
-    public static let maximumPresignedExpiry: Duration = .seconds(604_800)
+    package static let maximumPresignedExpiry: Duration = .seconds(604_800)
 
     /// A URL that lets whoever holds it GET or PUT the object of `key` without credentials until `expiresIn` has
     /// passed (query-string SigV4 with `X-Amz-Expires`; only `host` is signed).
     /// - Throws: ``FileStorageError/invalidKey(_:)`` for a bad key; ``FileStorageError/failed(_:)`` when `expiresIn`
     ///   is not from one second to seven days.
-    public func presignedURL(method: PresignedMethod, key: String, expiresIn: Duration) throws -> URL {
+    package func presignedURL(method: PresignedMethod, key: String, expiresIn: Duration) throws -> URL {
         try presignedURL(method: method, key: key, expiresIn: expiresIn, at: Date())
     }
 
     /// A presigned GET URL when the configuration redirects downloads (``S3Configuration/downloadRedirectLifetime``).
-    public func downloadURL(key: String) throws -> String? {
+    package func downloadURL(key: String) throws -> String? {
         guard let lifetime = configuration.downloadRedirectLifetime else { return nil }
         return try presignedURL(method: .get, key: key, expiresIn: lifetime).absoluteString
     }

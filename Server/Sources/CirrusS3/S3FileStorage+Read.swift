@@ -1,11 +1,11 @@
-public import CirrusStorage
+package import CirrusStorage
 
 extension S3FileStorage {
     /// The object of `key`, or the bytes of `range` within it (a `Range: bytes=a-b` GET), or nil when there is none.
     ///
     /// S3 answers 416 to a range that starts at or past the end; the size then comes from a HEAD and the read is
     /// empty, as it is for an empty range.
-    public func read(key: String, range: Range<Int>?) async throws -> FileContent? {
+    package func read(key: String, range: Range<Int>?) async throws -> FileContent? {
         var request = try objectRequest("GET", key: key)
         guard let range else { return try await readWhole(request, key: key) }
         let start = max(range.lowerBound, 0)

@@ -1,9 +1,9 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import CirrusConcurrency
 import CirrusModel
-public import CirrusStorage
+import CirrusStorage
 import Foundation
-public import Logging
+package import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -19,9 +19,9 @@ import NIOHTTP1
 /// try await storage.write(bytes, key: "a1.txt", mimeType: "text/plain")
 /// let link = try storage.presignedURL(method: .get, key: "a1.txt", expiresIn: .seconds(600))
 /// ```
-public final class S3FileStorage: FileStorage {
-    public let configuration: S3Configuration
-    public var name: String { "s3" }
+package final class S3FileStorage: FileStorage {
+    package let configuration: S3Configuration
+    package var name: String { "s3" }
 
     let endpoint: S3Endpoint
     let signer: SignatureV4
@@ -34,7 +34,7 @@ public final class S3FileStorage: FileStorage {
     ///   - ownsClient: whether ``shutdown()`` shuts `httpClient` down; leave it false for a client others use too.
     /// - Throws: ``FileStorageError/failed(_:)`` when the endpoint is not an `http` or `https` URL with a host, or
     ///   the bucket name is empty.
-    public init(
+    package init(
         configuration: S3Configuration,
         httpClient: HTTPClient = .shared,
         ownsClient: Bool = false,
@@ -51,12 +51,12 @@ public final class S3FileStorage: FileStorage {
     }
 
     /// Shuts down the HTTP client when this storage owns it; does nothing otherwise. Call it once, at the end.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         guard ownsClient else { return }
         try await httpClient.shutdown()
     }
 
-    public func write(_ content: [UInt8], key: String, mimeType: String) async throws {
+    package func write(_ content: [UInt8], key: String, mimeType: String) async throws {
         var request = try objectRequest("PUT", key: key)
         request.headers["content-type"] = mimeType
         // A conditional write (S3 since 2024, MinIO, R2): the bucket refuses it when the key exists (412), or while
@@ -68,7 +68,7 @@ public final class S3FileStorage: FileStorage {
         guard response.isSuccess else { throw response.failure("PUT \(endpoint.objectName(key))") }
     }
 
-    public func delete(key: String) async throws {
+    package func delete(key: String) async throws {
         let response = try await send(try objectRequest("DELETE", key: key))
         guard response.isSuccess || response.isMissingObject else { throw response.failure("DELETE \(endpoint.objectName(key))") }
     }

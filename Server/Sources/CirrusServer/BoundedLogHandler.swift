@@ -65,7 +65,7 @@ public struct BoundedLogHandler: LogHandler {
     }
 
     /// `text` cut to at most `limit` bytes of UTF-8 (on a character boundary), with a marker of what was dropped.
-    public static func truncate(_ text: String, to limit: Int) -> String {
+    package static func truncate(_ text: String, to limit: Int) -> String {
         let utf8 = text.utf8
         guard utf8.count > limit else { return text }
         var end = utf8.index(utf8.startIndex, offsetBy: limit)

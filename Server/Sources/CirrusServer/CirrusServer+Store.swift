@@ -1,11 +1,11 @@
-public import CirrusStorage
+package import CirrusStorage
 import Foundation
 import Logging
 
 extension CirrusServer {
     /// Opens the store `configuration` names and applies its migrations, for commands that work on the data without
     /// serving it (`cirrus import`). The caller closes it.
-    public static func openStore(_ configuration: ServerConfiguration) async throws -> any StorageAdapter {
+    package static func openStore(_ configuration: ServerConfiguration) async throws -> any StorageAdapter {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let store = try StoreFactory.open(configuration, logger: Logger(label: "cirrus"))
         do {
@@ -18,7 +18,7 @@ extension CirrusServer {
     }
 
     /// The storage of file contents `configuration` names, as `serve` uses it.
-    public static func openFileStorage(_ configuration: ServerConfiguration) throws -> any FileStorage {
+    package static func openFileStorage(_ configuration: ServerConfiguration) throws -> any FileStorage {
         try fileStorage(configuration)
     }
 }

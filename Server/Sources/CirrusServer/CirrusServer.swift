@@ -3,24 +3,24 @@ import CirrusFileStorage
 import CirrusMessaging
 import CirrusMigration
 import CirrusS3
-public import CirrusServices
-public import CirrusStorage
+package import CirrusServices
+package import CirrusStorage
 import Foundation
-public import Hummingbird
+package import Hummingbird
 public import Logging
-public import NIOCore
+package import NIOCore
 import ServiceLifecycle
 import UnixSignals
 
 /// A configured server: the store, the keys in use and the Hummingbird application.
 public struct CirrusServer: Sendable {
     public let keys: AppKeys
-    public let store: any StorageAdapter
-    public let application: Application<CirrusResponder>
+    package let store: any StorageAdapter
+    package let application: Application<CirrusResponder>
     /// The object changes of this server and of the others sharing its database, for subscribers.
-    public let changes: ObjectChangeFeed
+    package let changes: ObjectChangeFeed
     /// The open connections, at most the configured number (lowered to what the file limit allows).
-    public let connections: ConnectionLimiter
+    package let connections: ConnectionLimiter
     /// How long a graceful shutdown may take before the rest is cancelled.
     let shutdownTimeout: Duration
 
@@ -108,7 +108,7 @@ public struct CirrusServer: Sendable {
     }
 
     /// The application, also calling `onServerRunning` with the listening channel once it listens (tests wait for it).
-    public func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> Application<CirrusResponder> {
+    package func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> Application<CirrusResponder> {
         let (logger, connections) = (application.logger, connections)
         return Application(
             responder: application.responder, server: application.server, configuration: application.configuration,

@@ -1,6 +1,6 @@
 /// A change one instance tells the others that share its database about, so that they drop what they cached and
 /// pass object changes on to their subscribers.
-public enum ChangeNotice: Sendable, Hashable {
+package enum ChangeNotice: Sendable, Hashable {
     /// A class was created, changed (fields, permissions, options) or dropped.
     case schema(className: String)
     /// Sessions were revoked, roles written or users deleted: cached callers may be wrong.
@@ -13,25 +13,25 @@ public enum ChangeNotice: Sendable, Hashable {
 
 /// Objects of one class that a committed write created, updated or deleted. It names them only: whoever needs
 /// their contents reads them (a notice between instances must stay small).
-public struct ObjectChange: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
+package struct ObjectChange: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case created
         case updated
         case deleted
     }
 
-    public var kind: Kind
-    public var className: String
-    public var objectIds: [String]
+    package var kind: Kind
+    package var className: String
+    package var objectIds: [String]
 
-    public init(kind: Kind, className: String, objectIds: [String]) {
+    package init(kind: Kind, className: String, objectIds: [String]) {
         self.kind = kind
         self.className = className
         self.objectIds = objectIds
     }
 
     /// The change a committed write made, or `nil` for account writes and deletes that removed nothing.
-    public init?(_ command: WriteCommand, result: WriteResult) {
+    package init?(_ command: WriteCommand, result: WriteResult) {
         switch (command, result) {
         case (.insert(let insert), .inserted(let object)):
             self.init(kind: .created, className: insert.object.className, objectIds: [object.objectId])

@@ -53,8 +53,8 @@ public enum FileStorageError: Error, Sendable, Equatable {
 }
 
 /// The one rule of keys, shared by every storage: `[A-Za-z0-9._-]`, 1 to 200 characters, not `.` or `..`.
-public enum FileKey {
-    public static func isValid(_ key: String) -> Bool {
+package enum FileKey {
+    package static func isValid(_ key: String) -> Bool {
         (1...200).contains(key.utf8.count) && key != "." && key != ".."
             && key.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
     }

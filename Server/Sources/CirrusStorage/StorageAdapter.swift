@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// The port every store implements: the embedded SQLite adapter and the PostgreSQL adapter.
 ///
@@ -6,7 +6,7 @@ public import CirrusModel
 /// dialects, permissions or HTTP; the services validate before calling them. The port is the sum of four
 /// concerns, so that a caller can ask for the one it uses: objects, schema, accounts, and the changes the
 /// instances sharing a database tell each other.
-public protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, ChangeNoticeStorage {
+package protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, ChangeNoticeStorage {
     /// Applies pending migrations of the system tables.
     func prepare() async throws
 
@@ -15,7 +15,7 @@ public protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, Ch
 }
 
 /// Objects: writes (with their relation rows and account writes), reads, statistics, relations.
-public protocol ObjectStorage: Sendable {
+package protocol ObjectStorage: Sendable {
     /// Runs writes in order. Independently: each succeeds or fails alone. Atomically: all commit or
     /// none does, and after the first failure the rest report ``StorageError/rolledBack``.
     func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>]
@@ -47,7 +47,7 @@ public protocol ObjectStorage: Sendable {
 }
 
 /// Classes: their recorded fields and options, tables and expression indexes.
-public protocol SchemaStorage: Sendable {
+package protocol SchemaStorage: Sendable {
     /// The schema of every class, as recorded.
     func loadSchemas() async throws -> [ClassSchema]
 
@@ -80,7 +80,7 @@ public protocol SchemaStorage: Sendable {
 }
 
 /// What accounts keep beside the objects: passwords and lock-outs, sessions, roles, linked accounts, codes and sends.
-public protocol AccountStorage: Sendable {
+package protocol AccountStorage: Sendable {
     /// A user's stored password and lock-out state, or `nil` when none was ever written.
     func account(userId: String) async throws -> StoredAccount?
 
@@ -124,7 +124,7 @@ public protocol AccountStorage: Sendable {
 }
 
 /// The changes the instances sharing one database tell each other.
-public protocol ChangeNoticeStorage: Sendable {
+package protocol ChangeNoticeStorage: Sendable {
     /// Tells the other instances sharing this database about a committed change. A store only one process uses
     /// has no one to tell.
     func announce(_ notice: ChangeNotice) async
@@ -135,10 +135,10 @@ public protocol ChangeNoticeStorage: Sendable {
 
 extension ChangeNoticeStorage {
     /// One process per database (SQLite): nothing to announce.
-    public func announce(_ notice: ChangeNotice) async {}
+    package func announce(_ notice: ChangeNotice) async {}
 
     /// One process per database (SQLite): no other instance announces anything.
-    public func notices() -> AsyncStream<ChangeNotice> {
+    package func notices() -> AsyncStream<ChangeNotice> {
         AsyncStream { $0.finish() }
     }
 }

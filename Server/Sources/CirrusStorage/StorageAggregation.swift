@@ -1,16 +1,16 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A statistics query for a store: the rows it aggregates (``query``, whose order and page are ignored) and
 /// what to compute over them.
-public struct StorageAggregation: Sendable {
+package struct StorageAggregation: Sendable {
     /// The class, its schema and the condition (with any read restriction) selecting the rows.
-    public var query: StorageQuery
+    package var query: StorageQuery
     /// Group keys, computed values, `HAVING`, order and page of the result rows.
-    public var aggregation: Aggregation
+    package var aggregation: Aggregation
     /// The zone in which a Date group key is cut into days, in minutes east of UTC.
-    public var dayOffsetMinutes: Int
+    package var dayOffsetMinutes: Int
 
-    public init(query: StorageQuery, aggregation: Aggregation, dayOffsetMinutes: Int = 0) {
+    package init(query: StorageQuery, aggregation: Aggregation, dayOffsetMinutes: Int = 0) {
         self.query = query
         self.aggregation = aggregation
         self.dayOffsetMinutes = dayOffsetMinutes

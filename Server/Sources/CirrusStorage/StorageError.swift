@@ -1,7 +1,7 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Why a store could not do what it was asked.
-public enum StorageError: Error, Sendable, Equatable {
+package enum StorageError: Error, Sendable, Equatable {
     /// No object of the class has that id (or the class has no table yet).
     case objectNotFound(className: String, objectId: String)
     /// The object exists but does not satisfy the write's condition.

@@ -1,19 +1,19 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A find or count for a store: the class, its known schema, the condition, order and page, and who reads.
-public struct StorageQuery: Sendable {
-    public var className: String
-    public var schema: ClassSchema?
-    public var condition: Condition
-    public var order: [SortKey]
-    public var limit: Int
-    public var skip: Int
+package struct StorageQuery: Sendable {
+    package var className: String
+    package var schema: ClassSchema?
+    package var condition: Condition
+    package var order: [SortKey]
+    package var limit: Int
+    package var skip: Int
     /// The ACL principals of the caller (`*`, later the user id and `role:<name>`): only objects without an ACL
     /// or whose ACL grants read to one of them are found, counted or aggregated, sub-queries included.
     /// `nil` (the master key) reads everything.
-    public var readers: [String]?
+    package var readers: [String]?
 
-    public init(
+    package init(
         className: String, schema: ClassSchema?, condition: Condition, order: [SortKey] = [], limit: Int = 100, skip: Int = 0,
         readers: [String]? = nil
     ) {

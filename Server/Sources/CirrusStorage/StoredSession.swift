@@ -1,28 +1,28 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A session token and the user it logs in.
 ///
 /// LeanCloud and Bmob give each user one stable token (``Kind/stable``), which log-ins return again and again;
 /// Parse gives each log-in its own revocable session (``Kind/revocable``), listed as `_Session` objects.
-public struct StoredSession: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
+package struct StoredSession: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case stable
         case revocable
     }
 
-    public var token: String
+    package var token: String
     /// The session's objectId as a `_Session` object.
-    public var sessionId: String
-    public var userId: String
-    public var kind: Kind
-    public var createdAt: Timestamp
+    package var sessionId: String
+    package var userId: String
+    package var kind: Kind
+    package var createdAt: Timestamp
     /// `nil`: the session never expires.
-    public var expiresAt: Timestamp?
-    public var installationId: String?
+    package var expiresAt: Timestamp?
+    package var installationId: String?
     /// How it was created: `{"action":"login","authProvider":"password"}`.
-    public var createdWith: JSON?
+    package var createdWith: JSON?
 
-    public init(
+    package init(
         token: String, sessionId: String, userId: String, kind: Kind, createdAt: Timestamp, expiresAt: Timestamp?,
         installationId: String? = nil, createdWith: JSON? = nil
     ) {
@@ -37,7 +37,7 @@ public struct StoredSession: Sendable, Hashable {
     }
 
     /// Whether the session has expired at `now`.
-    public func isExpired(at now: Timestamp) -> Bool {
+    package func isExpired(at now: Timestamp) -> Bool {
         guard let expiresAt else { return false }
         return now.millisecondsSince1970 >= expiresAt.millisecondsSince1970
     }
@@ -46,16 +46,16 @@ public struct StoredSession: Sendable, Hashable {
 /// What the store keeps of a user beside the `_User` object, never in it: the stored password and the log-in
 /// failures of the lock-out rule. Kept out of the object's document so that no query, include or export can
 /// reach it.
-public struct StoredAccount: Sendable, Hashable {
-    public var userId: String
+package struct StoredAccount: Sendable, Hashable {
+    package var userId: String
     /// The stored form of the password (see the services' `StoredPassword`); `nil` when it has none.
-    public var password: String?
+    package var password: String?
     /// Recent failed log-ins, oldest first.
-    public var failures: [Timestamp]
+    package var failures: [Timestamp]
     /// The end of the current lock-out.
-    public var lockedUntil: Timestamp?
+    package var lockedUntil: Timestamp?
 
-    public init(userId: String, password: String?, failures: [Timestamp] = [], lockedUntil: Timestamp? = nil) {
+    package init(userId: String, password: String?, failures: [Timestamp] = [], lockedUntil: Timestamp? = nil) {
         self.userId = userId
         self.password = password
         self.failures = failures
@@ -65,7 +65,7 @@ public struct StoredAccount: Sendable, Hashable {
 
 /// A write to the account tables, run like any other ``WriteCommand`` (so in the same transaction as the user
 /// object it belongs to).
-public enum AccountWrite: Sendable, Hashable {
+package enum AccountWrite: Sendable, Hashable {
     /// Sets the stored password (`nil` removes it), keeping the lock-out state.
     case setPassword(userId: String, password: String?)
     /// Records the lock-out state after an attempt.
@@ -96,22 +96,22 @@ public enum AccountWrite: Sendable, Hashable {
 
 /// A verification code sent by SMS, or the token of an e-mailed link: what it is for, where it went, and until when
 /// it is valid.
-public struct StoredCode: Sendable, Hashable {
+package struct StoredCode: Sendable, Hashable {
     /// What the code proves: `sms`, `login`, `verifyPhone`, `changePhone`, `resetPassword`, `verifyEmail`, …
-    public var purpose: String
+    package var purpose: String
     /// The phone number or e-mail address it was sent to, or for a link the token itself.
-    public var target: String
-    public var code: String
+    package var target: String
+    package var code: String
     /// The user it belongs to, if any.
-    public var userId: String?
-    public var createdAt: Timestamp
-    public var expiresAt: Timestamp
+    package var userId: String?
+    package var createdAt: Timestamp
+    package var expiresAt: Timestamp
     /// Wrong tries so far.
-    public var attempts: Int
+    package var attempts: Int
     /// What the purpose needs besides (the new phone number of a change, …).
-    public var data: JSON?
+    package var data: JSON?
 
-    public init(
+    package init(
         purpose: String, target: String, code: String, userId: String?, createdAt: Timestamp, expiresAt: Timestamp, attempts: Int = 0,
         data: JSON? = nil
     ) {

@@ -1,7 +1,7 @@
-public import CirrusModel
+package import CirrusModel
 
 /// One write, validated by the services and ready for a store to run.
-public enum WriteCommand: Sendable {
+package enum WriteCommand: Sendable {
     case insert(Insert)
     case update(Update)
     case delete(Delete)
@@ -9,19 +9,19 @@ public enum WriteCommand: Sendable {
     case account(AccountWrite)
 
     /// Create an object.
-    public struct Insert: Sendable {
-        public var object: StoredObject
+    package struct Insert: Sendable {
+        package var object: StoredObject
         /// Relation members to add, per field.
-        public var relations: [(field: String, add: [Pointer])]
+        package var relations: [(field: String, add: [Pointer])]
         /// Field types not yet recorded for the class; the store records them or refuses a conflict.
-        public var newFields: [String: FieldType]
+        package var newFields: [String: FieldType]
         /// The largest document accepted, in bytes of JSON.
-        public var maximumSize: Int
+        package var maximumSize: Int
         /// Account writes that belong to the new object (a user's password and first session), run in its
         /// transaction after it is stored.
-        public var accountWrites: [AccountWrite]
+        package var accountWrites: [AccountWrite]
 
-        public init(
+        package init(
             object: StoredObject, relations: [(field: String, add: [Pointer])], newFields: [String: FieldType], maximumSize: Int,
             accountWrites: [AccountWrite] = []
         ) {
@@ -34,26 +34,26 @@ public enum WriteCommand: Sendable {
     }
 
     /// Change an existing object, atomically and only if it satisfies `condition`.
-    public struct Update: Sendable {
-        public var className: String
-        public var objectId: String
-        public var updatedAt: Timestamp
-        public var changes: ObjectUpdate
-        public var condition: Condition?
-        public var schema: ClassSchema?
-        public var newFields: [String: FieldType]
-        public var maximumSize: Int
+    package struct Update: Sendable {
+        package var className: String
+        package var objectId: String
+        package var updatedAt: Timestamp
+        package var changes: ObjectUpdate
+        package var condition: Condition?
+        package var schema: ClassSchema?
+        package var newFields: [String: FieldType]
+        package var maximumSize: Int
         /// The ACL principals whose write grant lets the caller change the object; `nil` for the master key.
-        public var writers: [String]?
+        package var writers: [String]?
         /// The ACL principals whose read grant lets the caller test `condition` against the object; `nil` for the
         /// master key. An object the caller may not read fails every condition, so a conditional write reveals
         /// nothing of it.
-        public var readers: [String]?
+        package var readers: [String]?
         /// Account writes that go with the change (a new password, revoked sessions), run in its transaction after
         /// the object was changed.
-        public var accountWrites: [AccountWrite] = []
+        package var accountWrites: [AccountWrite] = []
 
-        public init(
+        package init(
             className: String, objectId: String, updatedAt: Timestamp, changes: ObjectUpdate, condition: Condition?,
             schema: ClassSchema?, newFields: [String: FieldType], maximumSize: Int, writers: [String]? = nil
         ) {
@@ -70,19 +70,19 @@ public enum WriteCommand: Sendable {
     }
 
     /// Delete objects, only those that satisfy `condition`.
-    public struct Delete: Sendable {
-        public var className: String
-        public var objectIds: [String]
-        public var condition: Condition?
-        public var schema: ClassSchema?
+    package struct Delete: Sendable {
+        package var className: String
+        package var objectIds: [String]
+        package var condition: Condition?
+        package var schema: ClassSchema?
         /// The ACL principals whose write grant lets the caller delete; `nil` for the master key. Listed objects
         /// the caller may not write are left alone (a single one fails with ``StorageError/writeDenied``).
-        public var writers: [String]?
+        package var writers: [String]?
         /// The ACL principals whose read grant lets the caller test `condition` against the objects; `nil` for the
         /// master key.
-        public var readers: [String]?
+        package var readers: [String]?
 
-        public init(
+        package init(
             className: String, objectIds: [String], condition: Condition?, schema: ClassSchema?, writers: [String]? = nil,
             readers: [String]? = nil
         ) {
@@ -97,7 +97,7 @@ public enum WriteCommand: Sendable {
 }
 
 /// What a write did.
-public enum WriteResult: Sendable {
+package enum WriteResult: Sendable {
     case inserted(StoredObject)
     /// The object as stored after the update.
     case updated(StoredObject)
@@ -109,7 +109,7 @@ public enum WriteResult: Sendable {
 
 extension WriteCommand {
     /// The class the command writes (`_User` for account writes).
-    public var className: String {
+    package var className: String {
         switch self {
         case .insert(let insert): insert.object.className
         case .update(let update): update.className

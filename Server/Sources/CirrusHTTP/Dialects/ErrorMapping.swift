@@ -1,14 +1,14 @@
-public import CirrusModel
+package import CirrusModel
 
 /// The one place where an error reason becomes an HTTP status and a dialect's error code.
-public struct WireError: Sendable, Equatable {
-    public var status: Int
+package struct WireError: Sendable, Equatable {
+    package var status: Int
     /// `nil` for replies without a code (`{"error":"unauthorized"}` in Parse and Bmob).
-    public var code: Int?
-    public var message: String
+    package var code: Int?
+    package var message: String
 
     /// The JSON body: `{"code":N,"error":"…"}`.
-    public var body: JSON {
+    package var body: JSON {
         var members: [String: JSON] = ["error": .string(message)]
         if let code { members["code"] = .int(Int64(code)) }
         return .object(members)
@@ -17,7 +17,7 @@ public struct WireError: Sendable, Equatable {
 
 extension Dialect {
     /// The status, code and message for an ``APIError`` in this dialect.
-    public func wireError(for error: APIError) -> WireError {
+    package func wireError(for error: APIError) -> WireError {
         let (status, code) = statusAndCode(error.reason)
         if error.reason == .unauthorized, self != .leancloud {
             return WireError(status: 401, code: nil, message: "unauthorized")

@@ -1,10 +1,10 @@
 import CirrusModel
-public import CirrusStorage
-public import HTTPTypes
+package import CirrusStorage
+package import HTTPTypes
 
 /// A table of endpoints matched on method and path segments, shared by all dialects.
-public struct APIRouter: Sendable {
-    public typealias Handler = @Sendable (APIRequest) async throws -> APIResponse
+package struct APIRouter: Sendable {
+    package typealias Handler = @Sendable (APIRequest) async throws -> APIResponse
 
     /// One endpoint: `GET classes/:className/:objectId`. A class: matching walks every route, and a copy is then
     /// one reference, not each of its members.
@@ -39,10 +39,10 @@ public struct APIRouter: Sendable {
 
     private var routes: [Route] = []
 
-    public init() {}
+    package init() {}
 
     /// Adds an endpoint. Segments starting with `:` capture a parameter.
-    public mutating func on(
+    package mutating func on(
         _ method: HTTPRequest.Method, _ path: String, dialects: Set<Dialect> = Set(Dialect.allCases),
         authenticated: Bool = true, session: Bool = true, upload: Bool = false, transactional: TransactionalWrite? = nil,
         _ handler: @escaping Handler
@@ -88,7 +88,7 @@ public struct APIRouter: Sendable {
     }
 
     /// Runs the request through its endpoint; errors become the dialect's error reply.
-    public func dispatch(_ request: APIRequest) async -> APIResponse {
+    package func dispatch(_ request: APIRequest) async -> APIResponse {
         do {
             let (route, parameters) = try match(request.method, request.segments, dialect: request.dialect)
             var request = request
@@ -117,14 +117,14 @@ public struct APIRouter: Sendable {
 /// How a write endpoint runs as one command of a transactional batch (`"transaction": true`): `prepare` checks and
 /// plans the write with the service step the endpoint itself runs, and `reply` answers it as the endpoint would once
 /// the batch's transaction has committed.
-public struct TransactionalWrite: Sendable {
+package struct TransactionalWrite: Sendable {
     /// The planned write and the keys it changes (for `fetchWhenSave` replies).
-    public typealias Prepared = (command: WriteCommand, changedKeys: [String])
+    package typealias Prepared = (command: WriteCommand, changedKeys: [String])
 
     let prepare: @Sendable (APIRequest) async throws -> Prepared
     let reply: @Sendable (APIRequest, WriteResult, _ changedKeys: [String]) async throws -> APIResponse
 
-    public init(
+    package init(
         prepare: @escaping @Sendable (APIRequest) async throws -> Prepared,
         reply: @escaping @Sendable (APIRequest, WriteResult, _ changedKeys: [String]) async throws -> APIResponse
     ) {

@@ -1,6 +1,6 @@
-public import HummingbirdCore
-public import Logging
-public import NIOCore
+package import HummingbirdCore
+package import Logging
+package import NIOCore
 
 #if canImport(Glibc)
 import Glibc
@@ -74,12 +74,12 @@ final class AcceptPause: ChannelDuplexHandler, RemovableChannelHandler {
 
 extension CirrusHTTPChannel {
     /// How the application builds its connections: with these settings, under `limiter`.
-    public static func server(settings: TransportSettings, limiter: ConnectionLimiter) -> HTTPServerBuilder {
+    package static func server(settings: TransportSettings, limiter: ConnectionLimiter) -> HTTPServerBuilder {
         HTTPServerBuilder { CirrusHTTPChannel(responder: $0, settings: settings, limiter: limiter) }
     }
 
     /// Prepares the listening channel once the server listens: ``AcceptPause`` goes first in its pipeline.
-    public static func listening(_ channel: any Channel, limiter: ConnectionLimiter, logger: Logger) async {
+    package static func listening(_ channel: any Channel, limiter: ConnectionLimiter, logger: Logger) async {
         do {
             try await channel.eventLoop.submit {
                 try channel.pipeline.syncOperations.addHandler(AcceptPause(logger: logger, limiter: limiter), position: .first)

@@ -1,18 +1,18 @@
-public import CirrusMigration
-public import CirrusServices
+package import CirrusMigration
+package import CirrusServices
 
 /// Every service of an app, built once by the composition root (`CirrusServer.build`); the HTTP layer only routes
 /// requests to them (``HTTPServices/makeResponder(_:keys:maximumBodySize:logger:)``).
-public struct AppServices: Sendable {
-    public let objects: ObjectService
-    public let users: UserService
-    public let verification: VerificationService
-    public let files: FileService
-    public let cloudQuery: CloudQueryService
-    public let schema: SchemaService
-    public let exports: ExportJobs
+package struct AppServices: Sendable {
+    package let objects: ObjectService
+    package let users: UserService
+    package let verification: VerificationService
+    package let files: FileService
+    package let cloudQuery: CloudQueryService
+    package let schema: SchemaService
+    package let exports: ExportJobs
 
-    public init(
+    package init(
         objects: ObjectService, users: UserService, verification: VerificationService, files: FileService, cloudQuery: CloudQueryService,
         schema: SchemaService, exports: ExportJobs
     ) {

@@ -1,8 +1,8 @@
 import CirrusModel
 import HTTPTypes
-public import HummingbirdCore
-public import Logging
-public import NIOCore
+package import HummingbirdCore
+package import Logging
+package import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
@@ -11,10 +11,10 @@ import NIOHTTPTypesHTTP1
 /// (head sizes), with a ``ConnectionTimer`` (idle, slow-head and stalled-body timeouts) and the server's
 /// ``ConnectionLimiter``. Unlike Hummingbird's own channel, a connection it refuses is answered with the dialect's JSON
 /// error and then closed, whether or not the client closes its side.
-public struct CirrusHTTPChannel: ServerChildChannel, HTTPChannelHandler {
-    public typealias Value = CirrusConnection
+package struct CirrusHTTPChannel: ServerChildChannel, HTTPChannelHandler {
+    package typealias Value = CirrusConnection
 
-    public let responder: HTTPChannelHandler.Responder
+    package let responder: HTTPChannelHandler.Responder
     let settings: TransportSettings
     let limiter: ConnectionLimiter
 
@@ -22,13 +22,13 @@ public struct CirrusHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     /// is closed instead of reading the rest.
     static let drainLimit = 64 * 1024
 
-    public init(responder: @escaping HTTPChannelHandler.Responder, settings: TransportSettings, limiter: ConnectionLimiter) {
+    package init(responder: @escaping HTTPChannelHandler.Responder, settings: TransportSettings, limiter: ConnectionLimiter) {
         self.responder = responder
         self.settings = settings
         self.limiter = limiter
     }
 
-    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<CirrusConnection> {
+    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<CirrusConnection> {
         channel.eventLoop.makeCompletedFuture {
             let id = limiter.admit(channel)
             let state = ConnectionState(settings: settings, limiter: limiter, connectionID: id)
@@ -52,7 +52,7 @@ public struct CirrusHTTPChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    public func handle(value connection: CirrusConnection, logger: Logger) async {
+    package func handle(value connection: CirrusConnection, logger: Logger) async {
         let channel = connection.asyncChannel.channel
         do {
             try await withTaskCancellationHandler {
@@ -144,11 +144,11 @@ public struct CirrusHTTPChannel: ServerChildChannel, HTTPChannelHandler {
 
 /// A connection of the Cirrus server: its channel, and whether the ``ConnectionLimiter`` admitted it (a refused one
 /// is answered 503 and closed).
-public struct CirrusConnection: ServerChildChannelValue {
+package struct CirrusConnection: ServerChildChannelValue {
     let asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
     let admitted: Bool
 
-    public var channel: any Channel { asyncChannel.channel }
+    package var channel: any Channel { asyncChannel.channel }
 }
 
 /// The body of the current request: the body parts of the connection's inbound stream, up to the request's end.

@@ -1,14 +1,14 @@
-public import Hummingbird
-public import NIOCore
+package import Hummingbird
+package import NIOCore
 
 /// The request context of the Cirrus application: Hummingbird's core context and the peer's address, which
 /// per-client limits (uploads, LeanCloud's 430) are keyed on.
-public struct CirrusRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
+package struct CirrusRequestContext: RequestContext, RemoteAddressRequestContext {
+    package var coreContext: CoreRequestContextStorage
     /// The address of the connection's peer; `nil` where there is no socket (the router test mode).
-    public let remoteAddress: SocketAddress?
+    package let remoteAddress: SocketAddress?
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remoteAddress = source.channel.remoteAddress
     }

@@ -1,13 +1,13 @@
 import CirrusModel
 import CirrusServices
-public import Hummingbird
+package import Hummingbird
 import HTTPTypes
 import Logging
 
 /// The Hummingbird responder: reads the dialect, body, method override and credentials of each request,
 /// dispatches it through the ``APIRouter`` and writes the JSON reply with CORS headers.
-public struct CirrusResponder: HTTPResponder {
-    public typealias Context = CirrusRequestContext
+package struct CirrusResponder: HTTPResponder {
+    package typealias Context = CirrusRequestContext
 
     let router: APIRouter
     let authenticator: Authenticator
@@ -24,13 +24,13 @@ public struct CirrusResponder: HTTPResponder {
     var exports: ExportDownloads? = nil
     /// A header a trusted proxy puts the client's address in (`X-Forwarded-For`, `X-Real-IP`); without it the
     /// client is the connection's peer.
-    public var clientAddressHeader: String? {
+    package var clientAddressHeader: String? {
         get { clientAddressField?.rawName }
         set { clientAddressField = newValue.flatMap { HTTPField.Name($0) } }
     }
     var clientAddressField: HTTPField.Name? = nil
     /// The request deadline and the body limit of requests without credentials in their headers.
-    public var transport = TransportSettings()
+    package var transport = TransportSettings()
 
     /// Keys of a method-override body that are request metadata, not object fields.
     static let overrideKeys: Set<String> = [
@@ -38,7 +38,7 @@ public struct CirrusResponder: HTTPResponder {
         "_SessionToken", "_InstallationId", "_ClientVersion", "_RevocableSession", "_ContentType", "_context",
     ]
 
-    public func respond(to request: Request, context: Context) async throws -> Response {
+    package func respond(to request: Request, context: Context) async throws -> Response {
         logger.debug("request started", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
         let formLimit = min(maximumBodySize, transport.maximumUnauthenticatedBodySize)
         if let page = await pages?.respond(to: request, maximumBodySize: formLimit) { return page }

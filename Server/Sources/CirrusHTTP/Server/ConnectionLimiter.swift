@@ -8,9 +8,9 @@ import NIOCore
 /// accepted counts as idle until its first bytes are read: the age keeps it from being closed before it could send.) So clients that open connections and send nothing
 /// (or keep idle keep-alive connections) cannot lock others out, and the process never runs out of file descriptors
 /// for connections.
-public final class ConnectionLimiter: @unchecked Sendable {
+package final class ConnectionLimiter: @unchecked Sendable {
     /// The most connections held open at once.
-    public let limit: Int
+    package let limit: Int
     /// How long a connection must have been idle to be closed to make room.
     static let minimumIdleAge: TimeAmount = .milliseconds(500)
     private let lock = Lock()
@@ -23,12 +23,12 @@ public final class ConnectionLimiter: @unchecked Sendable {
         var idleSince: NIODeadline?
     }
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// How many connections are open.
-    public var count: Int { lock.withLock { connections.count } }
+    package var count: Int { lock.withLock { connections.count } }
 
     /// Registers a new connection, idle from now. At the limit it closes the longest-idle connection to make room;
     /// `nil` when none has been idle long enough and the new one must be refused.

@@ -1,12 +1,12 @@
 import CirrusServices
 import CirrusModel
-public import Logging
+package import Logging
 
 /// Builds the endpoint table from the services.
-public enum HTTPServices {
+package enum HTTPServices {
     /// The responder for an app: every endpoint, authentication and the error map, over services built by the
     /// composition root.
-    public static func makeResponder(_ services: AppServices, keys: AppKeys, maximumBodySize: Int, logger: Logger) -> CirrusResponder {
+    package static func makeResponder(_ services: AppServices, keys: AppKeys, maximumBodySize: Int, logger: Logger) -> CirrusResponder {
         let (objects, users, verification, files) = (services.objects, services.users, services.verification, services.files)
         let objectsController = ObjectsController(objects: objects)
         let routerBox = RouterBox()

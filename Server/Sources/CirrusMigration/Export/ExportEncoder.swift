@@ -1,13 +1,13 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 import CirrusServices
 
 /// Writes stored objects as export lines: LeanCloud's REST encoding, as the LeanCloud dialect returns objects with
 /// the master key (stored documents already use it: files as `{"__type":"File","id"}`, dates, pointers, bytes and
 /// geo points as stored), plus the built-in keys, Relation descriptors and an `ACL` always present.
-public enum ExportEncoder {
+package enum ExportEncoder {
     /// One object; `nil` ACLs (public read and write) are written as `{"*":{"read":true,"write":true}}`.
-    public static func encode(_ object: StoredObject, relationFields: [String: String]) -> [String: JSON] {
+    package static func encode(_ object: StoredObject, relationFields: [String: String]) -> [String: JSON] {
         var members = object.fields
         for (field, target) in relationFields where members[field] == nil {
             members[field] = .relation(to: target)
@@ -20,7 +20,7 @@ public enum ExportEncoder {
     }
 
     /// The relation fields of a class and their target classes; a role's `users` and `roles` even when unrecorded.
-    public static func relationFields(of schema: ClassSchema) -> [String: String] {
+    package static func relationFields(of schema: ClassSchema) -> [String: String] {
         var fields: [String: String] = [:]
         for (name, target) in schema.relationFields { fields[name] = target }
         if schema.className == "_Role" {
@@ -32,7 +32,7 @@ public enum ExportEncoder {
 
     /// The columns a `_User` line carries for its stored password: `password` + `salt` for LeanCloud's SHA-512 form,
     /// `bcryptPassword` for bcrypt, `scryptPassword` for Cirrus's own. Nothing for no password or an unknown form.
-    public static func passwordColumns(_ stored: String?) -> [String: JSON] {
+    package static func passwordColumns(_ stored: String?) -> [String: JSON] {
         guard let stored else { return [:] }
         if stored.hasPrefix("$scrypt$") { return ["scryptPassword": .string(stored)] }
         // Malformed bcrypt text too (it never matches, but an export keeps what the store holds).
@@ -42,7 +42,7 @@ public enum ExportEncoder {
     }
 
     /// A revocable session as a `_Session` line.
-    public static func session(_ session: StoredSession) -> [String: JSON] {
+    package static func session(_ session: StoredSession) -> [String: JSON] {
         [
             "objectId": .string(session.sessionId),
             "sessionToken": .string(session.token),
@@ -58,7 +58,7 @@ public enum ExportEncoder {
     /// A class as LeanCloud's `GET /1.1/schemas/<Class>?full=1` describes it: `className`, `fields` (built-in ones
     /// included; Pointer and Relation with their target as `className` and `targetClass`, column flags),
     /// `classLevelPermissions` in LeanCloud's form, `defaultACL` if set and `indexes`.
-    public static func schema(_ schema: ClassSchema) -> JSON {
+    package static func schema(_ schema: ClassSchema) -> JSON {
         let roleRelations = schema.className == "_Role" ? relationFields(of: schema).mapValues { FieldType.relation(targetClass: $0) } : [:]
         return schema.wire(fields: schema.wireFields(extra: roleRelations, targetKeys: ["className", "targetClass"]), permissions: .leancloud)
     }

@@ -45,12 +45,12 @@ final class ExportFileWriter {
 }
 
 /// Why an export failed.
-public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotWrite(String)
     case outputExists(String)
     case fileContentMissing(key: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotWrite(let path): "cannot write \(path)"
         case .outputExists(let path): "\(path) already exists (an export never overwrites; choose a new path or an empty folder)"

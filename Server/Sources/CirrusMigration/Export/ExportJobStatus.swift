@@ -1,31 +1,31 @@
-public import CirrusModel
+package import CirrusModel
 
 /// What an export run in the background has come to, kept in the file storage as JSON so that every instance
 /// sharing the storage can answer for it.
-public struct ExportJobStatus: Sendable, Hashable {
-    public enum State: String, Sendable {
+package struct ExportJobStatus: Sendable, Hashable {
+    package enum State: String, Sendable {
         case running, done, failed
     }
 
-    public var id: String
-    public var state: State
-    public var startedAt: Timestamp
+    package var id: String
+    package var state: State
+    package var startedAt: Timestamp
     /// The archive's pieces in the file storage (`exports-<id>.tar.gz.<n>`), when done.
-    public var parts = 0
+    package var parts = 0
     /// The archive's size in bytes, when done.
-    public var size = 0
+    package var size = 0
     /// Why it failed (for the master key's eyes: no stack, no secrets).
-    public var error: String?
+    package var error: String?
     /// Objects per class, when done.
-    public var classes: [String: Int] = [:]
+    package var classes: [String: Int] = [:]
 
-    public init(id: String, state: State, startedAt: Timestamp) {
+    package init(id: String, state: State, startedAt: Timestamp) {
         self.id = id
         self.state = state
         self.startedAt = startedAt
     }
 
-    public var stored: JSON {
+    package var stored: JSON {
         var members: [String: JSON] = [
             "id": .string(id), "status": .string(state.rawValue), "startedAt": .string(startedAt.iso8601), "parts": .int(Int64(parts)),
             "size": .int(Int64(size)), "classes": .object(classes.mapValues { .int(Int64($0)) }),
@@ -34,7 +34,7 @@ public struct ExportJobStatus: Sendable, Hashable {
         return .object(members)
     }
 
-    public init?(stored json: JSON) {
+    package init?(stored json: JSON) {
         guard let id = json["id"]?.stringValue, let state = json["status"]?.stringValue.flatMap(State.init(rawValue:)),
             let started = json["startedAt"]?.stringValue.flatMap({ Timestamp(parsing: $0) })
         else { return nil }

@@ -1,8 +1,8 @@
-public import CirrusModel
-public import CirrusServices
-public import CirrusStorage
+package import CirrusModel
+package import CirrusServices
+package import CirrusStorage
 import Foundation
-public import Logging
+package import Logging
 
 /// `POST /1.1/exportData`: exports run in the background into the file storage, where any instance finds them.
 ///
@@ -10,24 +10,24 @@ public import Logging
 /// written once), and the `.tar.gz` in pieces of ``partSize`` bytes (8 MiB), `exports-<id>.tar.gz.<n>` (a file storage takes
 /// whole contents, so pieces keep memory bounded), streamed back in order on download. The archive holds password
 /// hashes: it is downloaded only through a signed, expiring URL (``ExportDownloadToken``).
-public struct ExportJobs: Sendable {
-    public let store: any StorageAdapter
-    public let storage: any FileStorage
+package struct ExportJobs: Sendable {
+    package let store: any StorageAdapter
+    package let storage: any FileStorage
     /// Signs download URLs: the key of upload URLs.
-    public let signingKey: [UInt8]
+    package let signingKey: [UInt8]
     /// Where the download URLs point: the server's public base URL (`https://api.example.com`).
-    public let publicURL: String
+    package let publicURL: String
     /// Sends the link when the request gave an `email`.
-    public let mail: (any MailSender)?
-    public let mailFrom: String
-    public let appName: String
-    public let logger: Logger
+    package let mail: (any MailSender)?
+    package let mailFrom: String
+    package let appName: String
+    package let logger: Logger
     /// How long a download URL stays valid, in milliseconds.
-    public var downloadLifetime: Int64 = 24 * 3_600_000
+    package var downloadLifetime: Int64 = 24 * 3_600_000
     /// The size of the archive's pieces in the file storage (the last one may be shorter).
-    public var partSize = 8 * 1024 * 1024
+    package var partSize = 8 * 1024 * 1024
 
-    public init(
+    package init(
         store: any StorageAdapter, storage: any FileStorage, signingKey: [UInt8], publicURL: String, mail: (any MailSender)?, mailFrom: String,
         appName: String, logger: Logger
     ) {
@@ -43,7 +43,7 @@ public struct ExportJobs: Sendable {
 
     /// Records the job as running and starts it; returns at once.
     /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when `options` names a class the store lacks.
-    public func start(_ options: ExportOptions, email: String?) async throws -> ExportJobStatus {
+    package func start(_ options: ExportOptions, email: String?) async throws -> ExportJobStatus {
         _ = try await Exporter(store: store, files: nil, options: options).checkedSchemas()
         let id = Self.makeId()
         let status = ExportJobStatus(id: id, state: .running, startedAt: .now())
@@ -53,7 +53,7 @@ public struct ExportJobs: Sendable {
     }
 
     /// The job's latest state, or `nil` for an unknown id.
-    public func status(id: String) async throws -> ExportJobStatus? {
+    package func status(id: String) async throws -> ExportJobStatus? {
         guard Self.isValidId(id) else { return nil }
         for key in ["exports-\(id).done.json", "exports-\(id).failed.json", "exports-\(id).json"] {
             if let content = try await storage.read(key: key, range: nil), let json = try? JSONParser.parse(content.bytes),
@@ -66,19 +66,19 @@ public struct ExportJobs: Sendable {
     }
 
     /// A fresh signed URL for the archive of a finished job.
-    public func downloadURL(id: String, now: Timestamp = .now()) -> String {
+    package func downloadURL(id: String, now: Timestamp = .now()) -> String {
         let expires = Timestamp(millisecondsSince1970: now.millisecondsSince1970 + downloadLifetime)
         let signature = ExportDownloadToken.signature(id: id, expiresAt: expires, key: signingKey)
         return "\(publicURL)\(Self.downloadPath(id: id))?expires=\(expires.millisecondsSince1970)&signature=\(signature)"
     }
 
-    public static func downloadPath(id: String) -> String { "/1.1/exportData/\(id)/download" }
+    package static func downloadPath(id: String) -> String { "/1.1/exportData/\(id)/download" }
 
     /// The key of a piece of a job's archive.
-    public static func partKey(id: String, part: Int) -> String { "exports-\(id).tar.gz.\(part)" }
+    package static func partKey(id: String, part: Int) -> String { "exports-\(id).tar.gz.\(part)" }
 
     /// Ids are 32 lower-case hex digits.
-    public static func isValidId(_ id: String) -> Bool {
+    package static func isValidId(_ id: String) -> Bool {
         id.utf8.count == 32 && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 

@@ -39,7 +39,7 @@ public struct ExportOptions: Sendable, Hashable {
 
     /// Reads LeanCloud's comma-separated class list (`"Post, _User"`), refusing invalid class names.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidClassName``.
-    public static func classList(_ text: String) throws -> Set<String>? {
+    package static func classList(_ text: String) throws -> Set<String>? {
         let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !names.isEmpty else { return nil }
         for name in names { try ClassName.validate(name) }
@@ -49,10 +49,10 @@ public struct ExportOptions: Sendable, Hashable {
 
 /// The dates of an export's filter: `2015-09-20` (LeanCloud's form; as `to`, the whole day is included) or a full ISO
 /// 8601 instant.
-public enum ExportDate {
+package enum ExportDate {
     /// - Parameter endOfDay: for `to`: a bare day means up to the end of that day.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidParameter`` for anything else.
-    public static func parse(_ text: String, endOfDay: Bool, name: String) throws -> Timestamp {
+    package static func parse(_ text: String, endOfDay: Bool, name: String) throws -> Timestamp {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let bytes = Array(trimmed.utf8)
         if bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),

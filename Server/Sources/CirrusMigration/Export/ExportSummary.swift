@@ -17,7 +17,7 @@ public struct ExportSummary: Sendable, Hashable {
     }
 
     /// `manifest.json`.
-    public var manifest: JSON {
+    package var manifest: JSON {
         [
             "format": "cirrus-export", "version": 1, "exportedAt": .string(exportedAt.iso8601),
             "classes": .object(classes.mapValues { .int(Int64($0)) }),
@@ -27,7 +27,7 @@ public struct ExportSummary: Sendable, Hashable {
     }
 
     /// One line per class and join, for people.
-    public var lines: [String] {
+    package var lines: [String] {
         classes.keys.sorted().map { "\($0): " + Self.count(classes[$0] ?? 0, "object") }
             + joins.keys.sorted().map { "\($0): " + Self.count(joins[$0] ?? 0, "member") }
             + ["files: " + Self.count(files, "content") + (filesWithoutContent > 0 ? ", \(filesWithoutContent) without content" : "")]

@@ -1,20 +1,20 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 import Foundation
 
 /// Writes a store's classes in the export format (see docs/export.md): `<Class>.jsonl`, `_Session.jsonl`,
 /// `_Join:<field>:<Class>.jsonl`, `_schema.json`, `_File.jsonl` with `files/<key>`, and `manifest.json`; to a folder
 /// or a `.tar.gz`. Objects are read in pages in objectId order (keyset pagination), so memory stays constant however
 /// large a class is; the output appears complete or not at all (it is written beside and renamed at the end).
-public struct Exporter: Sendable {
-    public let store: any StorageAdapter
+package struct Exporter: Sendable {
+    package let store: any StorageAdapter
     /// Where file contents are read from; `nil` when none are to be written.
-    public let files: (any FileStorage)?
-    public let options: ExportOptions
+    package let files: (any FileStorage)?
+    package let options: ExportOptions
     /// Progress lines for people.
-    public let progress: @Sendable (String) -> Void
+    package let progress: @Sendable (String) -> Void
 
-    public init(store: any StorageAdapter, files: (any FileStorage)?, options: ExportOptions, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(store: any StorageAdapter, files: (any FileStorage)?, options: ExportOptions, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
         self.files = files
         self.options = options
@@ -22,13 +22,13 @@ public struct Exporter: Sendable {
     }
 
     /// Whether `path` names an archive (`.tar.gz` or `.tgz`) rather than a folder.
-    public static func isArchive(_ path: String) -> Bool {
+    package static func isArchive(_ path: String) -> Bool {
         path.hasSuffix(".tar.gz") || path.hasSuffix(".tgz")
     }
 
     /// Exports to `output`: a `.tar.gz`/`.tgz` archive, or else a folder, which must not exist or be empty.
     /// - Throws: ``ExportError/outputExists(_:)``, store and file errors; nothing is left at `output` on failure.
-    public func export(to path: String) async throws -> ExportSummary {
+    package func export(to path: String) async throws -> ExportSummary {
         var output = path
         while output.count > 1, output.hasSuffix("/") { output.removeLast() }
         let manager = FileManager.default
@@ -64,7 +64,7 @@ public struct Exporter: Sendable {
     }
 
     /// Writes every file of the export into `directory` (which exists).
-    public func writeTree(into directory: String) async throws -> ExportSummary {
+    package func writeTree(into directory: String) async throws -> ExportSummary {
         var summary = ExportSummary(exportedAt: .now())
         let all = try await checkedSchemas()
         // `_User` is read for its sessions even when only `_Session` is asked for.
@@ -92,7 +92,7 @@ public struct Exporter: Sendable {
 
     /// The classes of the store, in name order, `_Session` aside (sessions are read with their users).
     /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when the export names a class the store lacks.
-    public func checkedSchemas() async throws -> [ClassSchema] {
+    package func checkedSchemas() async throws -> [ClassSchema] {
         let all = try await store.loadSchemas().filter { $0.className != "_Session" }.sorted { $0.className < $1.className }
         let known = Set(all.map(\.className)).union(["_Session", "_User"])
         let missing = (options.classes ?? []).subtracting(known).sorted()

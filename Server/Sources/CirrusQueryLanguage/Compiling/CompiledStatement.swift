@@ -1,7 +1,7 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A statement turned into the model the REST API uses: a find (with count), a statistics query, or writes.
-public enum CompiledStatement: Sendable, Hashable {
+package enum CompiledStatement: Sendable, Hashable {
     case find(CloudFind)
     case aggregate(Aggregation)
     case insert(CloudInsert)
@@ -9,7 +9,7 @@ public enum CompiledStatement: Sendable, Hashable {
     case delete(CloudDelete)
 
     /// The class the statement works on.
-    public var className: String {
+    package var className: String {
         switch self {
         case .find(let find): find.query.className
         case .aggregate(let aggregation): aggregation.className
@@ -21,36 +21,36 @@ public enum CompiledStatement: Sendable, Hashable {
 }
 
 /// `select`: the query, and whether the reply carries the number of matching objects.
-public struct CloudFind: Sendable, Hashable {
-    public var query: Query
+package struct CloudFind: Sendable, Hashable {
+    package var query: Query
     /// `count(*)` or `count(objectId)` was selected.
-    public var counts: Bool
+    package var counts: Bool
 
-    public init(query: Query, counts: Bool = false) {
+    package init(query: Query, counts: Bool = false) {
         self.query = query
         self.counts = counts
     }
 }
 
 /// `insert`: one REST create body per row.
-public struct CloudInsert: Sendable, Hashable {
-    public var className: String
-    public var rows: [JSON]
+package struct CloudInsert: Sendable, Hashable {
+    package var className: String
+    package var rows: [JSON]
 
-    public init(className: String, rows: [JSON]) {
+    package init(className: String, rows: [JSON]) {
         self.className = className
         self.rows = rows
     }
 }
 
 /// `update`: a REST update body for one object, applied only if `condition` holds (else 305).
-public struct CloudUpdate: Sendable, Hashable {
-    public var className: String
-    public var objectId: String
-    public var body: JSON
-    public var condition: Condition?
+package struct CloudUpdate: Sendable, Hashable {
+    package var className: String
+    package var objectId: String
+    package var body: JSON
+    package var condition: Condition?
 
-    public init(className: String, objectId: String, body: JSON, condition: Condition? = nil) {
+    package init(className: String, objectId: String, body: JSON, condition: Condition? = nil) {
         self.className = className
         self.objectId = objectId
         self.body = body
@@ -59,12 +59,12 @@ public struct CloudUpdate: Sendable, Hashable {
 }
 
 /// `delete`: one object, deleted only if `condition` holds (else 305).
-public struct CloudDelete: Sendable, Hashable {
-    public var className: String
-    public var objectId: String
-    public var condition: Condition?
+package struct CloudDelete: Sendable, Hashable {
+    package var className: String
+    package var objectId: String
+    package var condition: Condition?
 
-    public init(className: String, objectId: String, condition: Condition? = nil) {
+    package init(className: String, objectId: String, condition: Condition? = nil) {
         self.className = className
         self.objectId = objectId
         self.condition = condition
@@ -75,7 +75,7 @@ extension QueryLimits {
     /// Checks what a statement asks for against the limits of REST queries: a select's `where`, `order`, keys and
     /// includes, a statistics query's, and the `where` of an update or delete.
     /// - Throws: ``APIError`` ``APIError/Reason/queryTooComplex``.
-    public func check(_ statement: CompiledStatement) throws(APIError) {
+    package func check(_ statement: CompiledStatement) throws(APIError) {
         switch statement {
         case .find(let find): try check(find.query)
         case .aggregate(let aggregation): try check(aggregation)

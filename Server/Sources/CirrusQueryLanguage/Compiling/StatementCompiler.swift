@@ -1,24 +1,24 @@
-public import CirrusModel
+package import CirrusModel
 
 /// Compiles a parsed CQL or BQL statement, with its placeholder values, into the query model of the REST API
 /// (``Query``, ``Condition``, ``Aggregation``, REST write bodies), so that statements share the REST API's
 /// validation, permissions and SQL.
 ///
 /// Pure: the clock is passed in as `now` (for `current_timestamp()`).
-public struct StatementCompiler: Sendable {
-    public var language: CloudQueryLanguage
+package struct StatementCompiler: Sendable {
+    package var language: CloudQueryLanguage
     /// The placeholder values, in REST form, one per `?`.
-    public var values: [JSON]
+    package var values: [JSON]
     /// How conditions are read (Bmob: dates in Beijing time, a 100 km default `near` distance).
-    public var options: ConditionOptions
-    public var now: Timestamp
+    package var options: ConditionOptions
+    package var now: Timestamp
 
     /// The `limit` of a find without one.
-    public static let defaultLimit = 100
+    package static let defaultLimit = 100
     /// The largest `limit` accepted; larger ones are clamped to it, as REST finds are.
-    public static let maximumLimit = 1000
+    package static let maximumLimit = 1000
 
-    public init(language: CloudQueryLanguage, values: [JSON] = [], options: ConditionOptions = ConditionOptions(), now: Timestamp) {
+    package init(language: CloudQueryLanguage, values: [JSON] = [], options: ConditionOptions = ConditionOptions(), now: Timestamp) {
         self.language = language
         self.values = values
         self.options = options
@@ -28,13 +28,13 @@ public struct StatementCompiler: Sendable {
     /// Parses and compiles `source`.
     /// - Throws: ``CloudQueryError`` for any syntax error, a placeholder without a value or a value without a
     ///   placeholder, and a value or clause the REST model refuses, at the position of the offending part.
-    public func compile(_ source: String) throws(CloudQueryError) -> CompiledStatement {
+    package func compile(_ source: String) throws(CloudQueryError) -> CompiledStatement {
         try compile(try language.parse(source))
     }
 
     /// Compiles a parsed statement.
     /// - Throws: ``CloudQueryError`` as ``compile(_:)-(String)``.
-    public func compile(_ parsed: ParsedStatement) throws(CloudQueryError) -> CompiledStatement {
+    package func compile(_ parsed: ParsedStatement) throws(CloudQueryError) -> CompiledStatement {
         try checkPlaceholders(parsed)
         let compiled: CompiledStatement
         switch parsed.statement {

@@ -1,14 +1,14 @@
 /// A 1-based line and column in a statement, counted in Unicode scalars.
-public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
+package struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
 
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }
 
 /// One lexical unit of a statement.

@@ -1,8 +1,8 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A value written in a statement: a literal, a `?` placeholder, an array, a REST JSON object or a built-in
 /// function call. It becomes REST JSON once the placeholders are bound.
-public indirect enum Expression: Sendable, Hashable {
+package indirect enum Expression: Sendable, Hashable {
     /// A number, string, `true`, `false` or `null`.
     case literal(JSON, SourcePosition)
     /// The `index`-th `?` of the statement (0-based, in textual order).
@@ -15,18 +15,18 @@ public indirect enum Expression: Sendable, Hashable {
     case call(Function, [Expression], SourcePosition)
 
     /// One `key: value` of an object literal.
-    public struct Member: Sendable, Hashable {
-        public var key: String
-        public var value: Expression
+    package struct Member: Sendable, Hashable {
+        package var key: String
+        package var value: Expression
 
-        public init(key: String, value: Expression) {
+        package init(key: String, value: Expression) {
             self.key = key
             self.value = value
         }
     }
 
     /// The built-in functions.
-    public enum Function: String, Sendable, Hashable, CaseIterable {
+    package enum Function: String, Sendable, Hashable, CaseIterable {
         /// `date('2011-08-20T02:06:57.931Z')` (Bmob: `date('2015-05-20 00:00:00')`, Beijing time).
         case date
         /// `pointer('Post', '51e3a359e4b015ead4d95ddc')`.
@@ -44,7 +44,7 @@ public indirect enum Expression: Sendable, Hashable {
     }
 
     /// Where the expression starts.
-    public var position: SourcePosition {
+    package var position: SourcePosition {
         switch self {
         case .literal(_, let position), .placeholder(_, let position), .array(_, let position), .object(_, let position),
             .call(_, _, let position):

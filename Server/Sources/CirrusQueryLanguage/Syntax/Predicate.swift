@@ -1,22 +1,22 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A column as written: dotted segments and where it starts. Segments are checked when compiled, because
 /// `having` may name result keys such as `_sumScore` that are not field names.
-public struct Column: Sendable, Hashable, CustomStringConvertible {
-    public var segments: [String]
-    public var position: SourcePosition
+package struct Column: Sendable, Hashable, CustomStringConvertible {
+    package var segments: [String]
+    package var position: SourcePosition
 
-    public init(_ segments: [String], at position: SourcePosition) {
+    package init(_ segments: [String], at position: SourcePosition) {
         self.segments = segments
         self.position = position
     }
 
     /// The dotted form.
-    public var description: String { segments.joined(separator: ".") }
+    package var description: String { segments.joined(separator: ".") }
 }
 
 /// A `where` (or `having`) condition as written.
-public indirect enum Predicate: Sendable, Hashable {
+package indirect enum Predicate: Sendable, Hashable {
     case and([Predicate])
     case or([Predicate])
     /// `not p`: matches when `p` does not.
@@ -48,15 +48,15 @@ public indirect enum Predicate: Sendable, Hashable {
 }
 
 /// A distance of `near`: a number (or placeholder) and its unit, radians when none is written.
-public struct Distance: Sendable, Hashable {
-    public enum Unit: String, Sendable, Hashable, CaseIterable {
+package struct Distance: Sendable, Hashable {
+    package enum Unit: String, Sendable, Hashable, CaseIterable {
         case radians, kilometers, miles
     }
 
-    public var value: Expression
-    public var unit: Unit
+    package var value: Expression
+    package var unit: Unit
 
-    public init(value: Expression, unit: Unit) {
+    package init(value: Expression, unit: Unit) {
         self.value = value
         self.unit = unit
     }

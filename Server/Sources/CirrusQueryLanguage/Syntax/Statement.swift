@@ -1,7 +1,7 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A parsed CQL or BQL statement.
-public enum Statement: Sendable, Hashable {
+package enum Statement: Sendable, Hashable {
     case select(SelectStatement)
     case insert(InsertStatement)
     case update(UpdateStatement)
@@ -9,13 +9,13 @@ public enum Statement: Sendable, Hashable {
 }
 
 /// A statement and where each of its `?` placeholders is, in order.
-public struct ParsedStatement: Sendable, Hashable {
-    public var statement: Statement
-    public var placeholders: [SourcePosition]
+package struct ParsedStatement: Sendable, Hashable {
+    package var statement: Statement
+    package var placeholders: [SourcePosition]
     /// Just past the last character, where errors about the statement as a whole point.
-    public var end: SourcePosition
+    package var end: SourcePosition
 
-    public init(statement: Statement, placeholders: [SourcePosition], end: SourcePosition) {
+    package init(statement: Statement, placeholders: [SourcePosition], end: SourcePosition) {
         self.statement = statement
         self.placeholders = placeholders
         self.end = end
@@ -23,29 +23,29 @@ public struct ParsedStatement: Sendable, Hashable {
 }
 
 /// The class a statement names, and where.
-public struct ClassReference: Sendable, Hashable {
-    public var name: String
-    public var position: SourcePosition
+package struct ClassReference: Sendable, Hashable {
+    package var name: String
+    package var position: SourcePosition
 
-    public init(_ name: String, at position: SourcePosition) {
+    package init(_ name: String, at position: SourcePosition) {
         self.name = name
         self.position = position
     }
 }
 
 /// `select items from C [where …] [group by …] [having …] [limit [skip,] n] [order by …]`.
-public struct SelectStatement: Sendable, Hashable {
-    public var items: [SelectItem]
-    public var className: ClassReference
-    public var whereClause: Predicate?
+package struct SelectStatement: Sendable, Hashable {
+    package var items: [SelectItem]
+    package var className: ClassReference
+    package var whereClause: Predicate?
     /// BQL only.
-    public var groupBy: [Column]
+    package var groupBy: [Column]
     /// BQL only.
-    public var having: Predicate?
-    public var limit: LimitClause?
-    public var order: OrderClause?
+    package var having: Predicate?
+    package var limit: LimitClause?
+    package var order: OrderClause?
 
-    public init(
+    package init(
         items: [SelectItem], className: ClassReference, whereClause: Predicate? = nil, groupBy: [Column] = [],
         having: Predicate? = nil, limit: LimitClause? = nil, order: OrderClause? = nil
     ) {
@@ -60,7 +60,7 @@ public struct SelectStatement: Sendable, Hashable {
 }
 
 /// One entry of a select list.
-public enum SelectItem: Sendable, Hashable {
+package enum SelectItem: Sendable, Hashable {
     /// `*`
     case all(SourcePosition)
     /// `name`, `post.title`
@@ -76,60 +76,60 @@ public enum SelectItem: Sendable, Hashable {
 }
 
 /// `limit n` or `limit skip, n`.
-public struct LimitClause: Sendable, Hashable {
-    public var skip: Expression?
-    public var count: Expression
+package struct LimitClause: Sendable, Hashable {
+    package var skip: Expression?
+    package var count: Expression
 
-    public init(skip: Expression? = nil, count: Expression) {
+    package init(skip: Expression? = nil, count: Expression) {
         self.skip = skip
         self.count = count
     }
 }
 
 /// `order by -a, b, +c [asc|desc]`: the trailing direction applies to the keys written without a sign.
-public struct OrderClause: Sendable, Hashable {
-    public enum Sign: Sendable, Hashable {
+package struct OrderClause: Sendable, Hashable {
+    package enum Sign: Sendable, Hashable {
         case none, ascending, descending
     }
 
-    public struct Key: Sendable, Hashable {
-        public var column: Column
-        public var sign: Sign
+    package struct Key: Sendable, Hashable {
+        package var column: Column
+        package var sign: Sign
 
-        public init(_ column: Column, sign: Sign = .none) {
+        package init(_ column: Column, sign: Sign = .none) {
             self.column = column
             self.sign = sign
         }
     }
 
-    public var keys: [Key]
+    package var keys: [Key]
     /// `desc` after the list.
-    public var descending: Bool
+    package var descending: Bool
 
-    public init(keys: [Key], descending: Bool = false) {
+    package init(keys: [Key], descending: Bool = false) {
         self.keys = keys
         self.descending = descending
     }
 }
 
 /// `insert into C(a, b) values (…), (…)`.
-public struct InsertStatement: Sendable, Hashable {
-    public var className: ClassReference
-    public var columns: [Column]
+package struct InsertStatement: Sendable, Hashable {
+    package var className: ClassReference
+    package var columns: [Column]
     /// Each row and where its parenthesis opens.
-    public var rows: [Row]
+    package var rows: [Row]
 
-    public struct Row: Sendable, Hashable {
-        public var values: [Expression]
-        public var position: SourcePosition
+    package struct Row: Sendable, Hashable {
+        package var values: [Expression]
+        package var position: SourcePosition
 
-        public init(_ values: [Expression], at position: SourcePosition) {
+        package init(_ values: [Expression], at position: SourcePosition) {
             self.values = values
             self.position = position
         }
     }
 
-    public init(className: ClassReference, columns: [Column], rows: [Row]) {
+    package init(className: ClassReference, columns: [Column], rows: [Row]) {
         self.className = className
         self.columns = columns
         self.rows = rows
@@ -137,24 +137,24 @@ public struct InsertStatement: Sendable, Hashable {
 }
 
 /// `update C set a = …, b = op(…) where objectId = … [and …]`.
-public struct UpdateStatement: Sendable, Hashable {
-    public var className: ClassReference
-    public var assignments: [Assignment]
-    public var whereClause: Predicate
+package struct UpdateStatement: Sendable, Hashable {
+    package var className: ClassReference
+    package var assignments: [Assignment]
+    package var whereClause: Predicate
     /// Where the `where` keyword is, for errors about a missing objectId.
-    public var wherePosition: SourcePosition
+    package var wherePosition: SourcePosition
 
-    public struct Assignment: Sendable, Hashable {
-        public var column: Column
-        public var value: Expression
+    package struct Assignment: Sendable, Hashable {
+        package var column: Column
+        package var value: Expression
 
-        public init(_ column: Column, _ value: Expression) {
+        package init(_ column: Column, _ value: Expression) {
             self.column = column
             self.value = value
         }
     }
 
-    public init(className: ClassReference, assignments: [Assignment], whereClause: Predicate, wherePosition: SourcePosition) {
+    package init(className: ClassReference, assignments: [Assignment], whereClause: Predicate, wherePosition: SourcePosition) {
         self.className = className
         self.assignments = assignments
         self.whereClause = whereClause
@@ -163,12 +163,12 @@ public struct UpdateStatement: Sendable, Hashable {
 }
 
 /// `delete from C where objectId = … [and …]`.
-public struct DeleteStatement: Sendable, Hashable {
-    public var className: ClassReference
-    public var whereClause: Predicate
-    public var wherePosition: SourcePosition
+package struct DeleteStatement: Sendable, Hashable {
+    package var className: ClassReference
+    package var whereClause: Predicate
+    package var wherePosition: SourcePosition
 
-    public init(className: ClassReference, whereClause: Predicate, wherePosition: SourcePosition) {
+    package init(className: ClassReference, whereClause: Predicate, wherePosition: SourcePosition) {
         self.className = className
         self.whereClause = whereClause
         self.wherePosition = wherePosition

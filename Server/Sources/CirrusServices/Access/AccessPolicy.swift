@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// The one place that decides what a caller may do to a class, before any store call. Object-level rules (the
 /// ACL) are passed on to the store as ``Caller/readers`` and ``Caller/writers``, which every read and write
@@ -13,15 +13,15 @@ public import CirrusModel
 ///   ``FieldVisibility``'s);
 /// - a query that reads another class in a sub-query needs that class's find permission, and one that lists a
 ///   relation (`$relatedTo`) the get permission of the relation's owner class.
-public struct AccessPolicy: Sendable {
-    public init() {}
+package struct AccessPolicy: Sendable {
+    package init() {}
 
     /// Refuses an operation the caller may not perform on the class.
     /// - Parameters:
     ///   - objectId: the object of a get, update or delete.
     ///   - schema: the class as recorded (`nil` for a class that does not exist yet: default permissions).
     /// - Throws: ``APIError`` ``APIError/Reason/sessionRequired`` or ``APIError/Reason/classPermissionDenied``.
-    public func check(
+    package func check(
         _ operation: ClassPermissions.Operation, on className: String, objectId: String? = nil, schema: ClassSchema?, caller: Caller
     ) throws(APIError) {
         guard !caller.isMaster else { return }
@@ -31,7 +31,7 @@ public struct AccessPolicy: Sendable {
 
     /// Only the class permission of an operation, for the endpoints that stand for an object API the system class
     /// refuses (an upload creates a `_File` row).
-    public func checkClassPermission(
+    package func checkClassPermission(
         _ operation: ClassPermissions.Operation, on className: String, schema: ClassSchema?, caller: Caller
     ) throws(APIError) {
         guard !caller.isMaster else { return }
@@ -61,7 +61,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// Refuses a write that changes a read-only field, or (with `newFields`) adds fields the caller may not add.
-    public func checkWrite(_ update: ObjectUpdate, newFields: [String: FieldType], schema: ClassSchema?, caller: Caller) throws(APIError) {
+    package func checkWrite(_ update: ObjectUpdate, newFields: [String: FieldType], schema: ClassSchema?, caller: Caller) throws(APIError) {
         guard !caller.isMaster, let schema else { return }
         if let field = update.operations.first(where: { schema.fieldOptions($0.path.root).readOnly })?.path.root {
             throw APIError(.readOnlyField, "The field '\(field)' is read-only for clients.")

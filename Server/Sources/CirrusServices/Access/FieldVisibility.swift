@@ -1,5 +1,5 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 /// Which fields a caller may read: the one field-level gate of every path that returns or compares data.
 ///
@@ -14,16 +14,16 @@ public import CirrusStorage
 ///   the answer (or the success of a conditional write) would reveal it.
 ///
 /// Passwords and session tokens are never in an object's document, so they cannot leak through any read path.
-public struct FieldVisibility: Sendable {
+package struct FieldVisibility: Sendable {
     /// What an uploaded file's `url` starts with; the URL is built on each read, so a new domain needs no rewrite.
-    public var fileURLBase: String?
+    package var fileURLBase: String?
 
-    public init(fileURLBase: String? = nil) {
+    package init(fileURLBase: String? = nil) {
         self.fileURLBase = fileURLBase
     }
 
     /// Removes the fields of `object` that `caller` may not see, and gives a `_File` row its URL.
-    public func redact(_ object: inout StoredObject, schema: ClassSchema?, for caller: Caller) {
+    package func redact(_ object: inout StoredObject, schema: ClassSchema?, for caller: Caller) {
         if object.className == "_File", object.fields["url"] == nil, let base = fileURLBase, let key = object.fields["key"]?.stringValue {
             object.fields["url"] = .string(base + "/" + key)
         }
@@ -37,7 +37,7 @@ public struct FieldVisibility: Sendable {
     /// ``redact(_:schema:for:)`` for the object a write returns (`fetchWhenSave`, `new`, batch items): a caller who
     /// may write an object but not read it (its ACL grants `write` only) learns nothing of it but its id and
     /// times, as no read would show it more.
-    public func redactWritten(_ object: inout StoredObject, schema: ClassSchema?, for caller: Caller) {
+    package func redactWritten(_ object: inout StoredObject, schema: ClassSchema?, for caller: Caller) {
         if let readers = caller.readers, !ACL.grants(.read, in: object.acl, to: readers) {
             object.fields = [:]
             object.acl = nil
@@ -51,7 +51,7 @@ public struct FieldVisibility: Sendable {
     ///   - names: the fields named, each with its class (a sub-query names fields of another class).
     ///   - schemaOf: the recorded schema of a class.
     /// - Throws: ``APIError`` ``APIError/Reason/classPermissionDenied``.
-    public func checkNamed(
+    package func checkNamed(
         _ names: [(className: String, field: String)], schemaOf: (String) -> ClassSchema?, for caller: Caller
     ) throws(APIError) {
         guard !caller.isMaster else { return }

@@ -7,11 +7,11 @@ import CirrusModel
 /// written or deleted, a user deleted. Other instances sharing the database forget theirs when the change notice
 /// arrives (``ChangeNotice/sessions``, milliseconds later on PostgreSQL), and in any case after
 /// ``lifetimeMilliseconds``.
-public final class SessionCache: Sendable {
+package final class SessionCache: Sendable {
     /// How long an entry is trusted.
-    public let lifetimeMilliseconds: Int64
+    package let lifetimeMilliseconds: Int64
     /// The most entries kept; past it the cache starts again empty.
-    public let capacity: Int
+    package let capacity: Int
     private let entries = Protected<[String: Entry]>([:])
 
     struct Entry {
@@ -20,7 +20,7 @@ public final class SessionCache: Sendable {
         let validUntil: Timestamp
     }
 
-    public init(lifetimeMilliseconds: Int64 = 5_000, capacity: Int = 10_000) {
+    package init(lifetimeMilliseconds: Int64 = 5_000, capacity: Int = 10_000) {
         self.lifetimeMilliseconds = lifetimeMilliseconds
         self.capacity = capacity
     }
@@ -45,7 +45,7 @@ public final class SessionCache: Sendable {
     }
 
     /// Forgets everything.
-    public func removeAll() {
+    package func removeAll() {
         entries.withValue { $0.removeAll() }
     }
 }

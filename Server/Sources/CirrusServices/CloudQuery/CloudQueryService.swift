@@ -1,19 +1,19 @@
-public import CirrusModel
-public import CirrusQueryLanguage
-public import CirrusStorage
+package import CirrusModel
+package import CirrusQueryLanguage
+package import CirrusStorage
 
 /// Runs CQL and BQL statements through ``ObjectService``, so that they share the REST API's validation,
 /// permissions and SQL: a select is a find (or a statistics query), an insert creates one object per row, and an
 /// update or delete writes the one object its `where` names, on the condition of the rest of the `where`.
-public struct CloudQueryService: Sendable {
-    public let objects: ObjectService
+package struct CloudQueryService: Sendable {
+    package let objects: ObjectService
 
-    public init(objects: ObjectService) {
+    package init(objects: ObjectService) {
         self.objects = objects
     }
 
     /// What a statement did.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// A select: the objects found, the number matching when `count(*)` was selected, and the query (for its
         /// keys).
         case found(Query, objects: [StoredObject], count: Int?)
@@ -36,7 +36,7 @@ public struct CloudQueryService: Sendable {
     /// - Throws: ``APIError`` ``APIError/Reason/invalidStatement`` (with LeanCloud's "CQL syntax error.Detail:
     ///   Parse error at line L, column C: …" report) for a statement that does not parse or compile, and the
     ///   errors of the find, statistics or write it runs.
-    public func execute(
+    package func execute(
         _ source: String, language: CloudQueryLanguage, values: [JSON], options: ConditionOptions, writeOptions: WriteOptions,
         dayOffsetMinutes: Int = 0, caller: Caller
     ) async throws -> Outcome {

@@ -2,7 +2,7 @@ import CirrusModel
 import CirrusStorage
 
 /// File names as clients give them, and the keys contents are stored under.
-public enum FileNaming {
+package enum FileNaming {
     /// A name is 1–255 bytes without control characters, `/` or `\` (LeanCloud 122 otherwise).
     static func check(_ name: String) throws(APIError) {
         guard (1...255).contains(name.utf8.count),
@@ -23,7 +23,7 @@ public enum FileNaming {
     }
 
     /// The extension of a name, lower-cased, without the dot.
-    public static func fileExtension(_ name: String) -> String? {
+    package static func fileExtension(_ name: String) -> String? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
         return name[name.index(after: dot)...].lowercased()
     }

@@ -1,34 +1,34 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 /// Files: `_File` rows that describe contents kept in a ``FileStorage``.
 ///
 /// A row holds `name`, `key`, `mime_type`, `bucket`, `provider` and `metaData` (`size`, `owner`, `_checksum` and
 /// what the client added); its `url` is built on each read from the public URL, except for external files, whose
 /// URL is stored. Rows do not change after the upload.
-public struct FileService: Sendable {
-    public let objects: ObjectService
-    public let storage: any FileStorage
-    public let settings: FileSettings
+package struct FileService: Sendable {
+    package let objects: ObjectService
+    package let storage: any FileStorage
+    package let settings: FileSettings
 
-    public init(objects: ObjectService, storage: any FileStorage, settings: FileSettings) {
+    package init(objects: ObjectService, storage: any FileStorage, settings: FileSettings) {
         self.objects = objects
         self.storage = storage
         self.settings = settings
     }
 
     /// What a client asks for when it starts an upload or sends a file.
-    public struct Upload: Sendable {
-        public var name: String
-        public var mimeType: String?
+    package struct Upload: Sendable {
+        package var name: String
+        package var mimeType: String?
         /// The client's metadata (`size`, `_checksum`, custom keys); `owner` is set by the server.
-        public var metaData: [String: JSON]
-        public var keepFileName: Bool
+        package var metaData: [String: JSON]
+        package var keepFileName: Bool
         /// A key the master key chose.
-        public var key: String?
-        public var acl: ACL?
+        package var key: String?
+        package var acl: ACL?
 
-        public init(name: String, mimeType: String? = nil, metaData: [String: JSON] = [:], keepFileName: Bool = false, key: String? = nil, acl: ACL? = nil) {
+        package init(name: String, mimeType: String? = nil, metaData: [String: JSON] = [:], keepFileName: Bool = false, key: String? = nil, acl: ACL? = nil) {
             self.name = name
             self.mimeType = mimeType
             self.metaData = metaData
@@ -39,17 +39,17 @@ public struct FileService: Sendable {
     }
 
     /// A `_File` row created for an upload to come, and the URL the content is to be `PUT` to.
-    public struct PendingUpload: Sendable {
-        public var file: StoredObject
-        public var token: String
-        public var uploadURL: String
+    package struct PendingUpload: Sendable {
+        package var file: StoredObject
+        package var token: String
+        package var uploadURL: String
     }
 
     /// LeanCloud's `fileTokens`: creates the row and a signed upload URL on this server. Each token counts against
     /// the client's upload rate, whatever path asked for it (a request, a batch).
     /// - Parameter client: the client's network address, for the rate limit (`nil`: unknown, not limited).
     /// - Throws: ``APIError`` for an invalid name (122), a key without the master key, too many uploads (430).
-    public func startUpload(_ upload: Upload, uploadPath: String, client: String?, caller: Caller) async throws -> PendingUpload {
+    package func startUpload(_ upload: Upload, uploadPath: String, client: String?, caller: Caller) async throws -> PendingUpload {
         try await admitUpload(client: client, caller: caller)
         let file = try await createRow(upload, size: upload.metaData["size"]?.intValue, checksum: upload.metaData["_checksum"]?.stringValue, caller: caller)
         let token = UploadToken(
@@ -65,7 +65,7 @@ public struct FileService: Sendable {
     /// - Throws: ``APIError`` ``APIError/Reason/unauthorized`` for a wrong, expired or spent token,
     ///   ``APIError/Reason/fileTooLarge`` beyond the size limit, ``APIError/Reason/invalidParameter`` for a content
     ///   that is not the one announced.
-    public func finishUpload(fileId: String, token: String, content: [UInt8]) async throws -> StoredObject {
+    package func finishUpload(fileId: String, token: String, content: [UInt8]) async throws -> StoredObject {
         guard let upload = UploadToken.decode(token, key: settings.signingKey), upload.fileId == fileId, isValid(upload) else {
             throw APIError(.unauthorized, "The upload URL is invalid or has expired.")
         }
@@ -84,7 +84,7 @@ public struct FileService: Sendable {
 
     /// LeanCloud's `fileCallback`: `result: false` means the upload failed, so the row and any content go, while the
     /// token is valid (after it, the file is the app's to delete).
-    public func uploadCallback(token: String, succeeded: Bool) async throws {
+    package func uploadCallback(token: String, succeeded: Bool) async throws {
         guard !succeeded, let upload = UploadToken.decode(token, key: settings.signingKey), isValid(upload),
             let file = try await row(upload.fileId)
         else { return }
@@ -96,7 +96,7 @@ public struct FileService: Sendable {
     }
 
     /// Parse's and Bmob's upload: the row and the content at once, counted against the client's upload rate.
-    public func store(_ upload: Upload, content: [UInt8], client: String?, caller: Caller) async throws -> StoredObject {
+    package func store(_ upload: Upload, content: [UInt8], client: String?, caller: Caller) async throws -> StoredObject {
         try checkSize(content.count)
         try await admitUpload(client: client, caller: caller)
         let file = try await createRow(upload, size: Int64(content.count), checksum: UploadClaims.md5(content), caller: caller)
@@ -110,7 +110,7 @@ public struct FileService: Sendable {
     }
 
     /// A file that only points to an external URL (`POST /1.1/files {url, name}`): no content, no size.
-    public func storeExternal(_ upload: Upload, url: String, client: String?, caller: Caller) async throws -> StoredObject {
+    package func storeExternal(_ upload: Upload, url: String, client: String?, caller: Caller) async throws -> StoredObject {
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw APIError(.invalidParameter, "An external file needs an http(s) url.") }
         try await admitUpload(client: client, caller: caller)
         return try await createRow(upload, size: nil, checksum: nil, caller: caller, url: url, serverMetaData: ["__source": "external"])
@@ -118,7 +118,7 @@ public struct FileService: Sendable {
 
     /// Deletes a file and its content: the master key, or a caller the `_File` delete permission (closed by default)
     /// and the row's ACL allow.
-    public func delete(fileId: String, caller: Caller) async throws {
+    package func delete(fileId: String, caller: Caller) async throws {
         let key = try await row(fileId)?.fields["key"]?.stringValue
         try await objects.delete("_File", objectIds: [fileId], condition: nil, caller: caller)
         if let key { try await storage.delete(key: key) }
@@ -126,39 +126,39 @@ public struct FileService: Sendable {
 
     /// Deletes the file stored under `key` (Parse and Bmob name files by their URL, not their objectId).
     /// - Throws: ``APIError`` ``APIError/Reason/objectNotFound`` when no file has that key.
-    public func delete(key: String, caller: Caller) async throws {
+    package func delete(key: String, caller: Caller) async throws {
         guard FileKey.isValid(key), let file = try await row(key: key) else { throw APIError(.objectNotFound, "No file has the key '\(key)'.") }
         try await delete(fileId: file.objectId, caller: caller)
     }
 
     /// A content's `_checksum`: its MD5 in lower-case hex, as the LeanCloud SDKs send it.
-    public static func checksum(_ content: [UInt8]) -> String {
+    package static func checksum(_ content: [UInt8]) -> String {
         UploadClaims.md5(content)
     }
 
     /// The key that signs upload URLs, derived from the master key.
-    public static func signingKey(masterKey: String) -> [UInt8] {
+    package static func signingKey(masterKey: String) -> [UInt8] {
         UploadToken.signingKey(masterKey: masterKey)
     }
 
     /// Where the content of a stored file can be downloaded from directly (a presigned URL of the object store), or
     /// `nil` when there is no such file or the server serves its content itself.
-    public func downloadRedirect(key: String) async throws -> String? {
+    package func downloadRedirect(key: String) async throws -> String? {
         guard FileKey.isValid(key), let url = try storage.downloadURL(key: key), try await row(key: key) != nil else { return nil }
         return url
     }
 
     /// A stored content as it is served: its bytes (or those of a range), type and name, and whether a browser may
     /// show it inline (``MIMETypes/isPassive(_:)``) rather than only save it.
-    public struct Download: Sendable {
-        public var content: FileContent
-        public var mimeType: String
-        public var name: String
-        public var isInline: Bool
+    package struct Download: Sendable {
+        package var content: FileContent
+        package var mimeType: String
+        package var name: String
+        package var isInline: Bool
     }
 
     /// The content of a key, or the bytes of `range` in it, with its row's type and name.
-    public func download(key: String, range: Range<Int>?) async throws -> Download? {
+    package func download(key: String, range: Range<Int>?) async throws -> Download? {
         guard FileKey.isValid(key), let file = try await row(key: key), let content = try await storage.read(key: key, range: range) else { return nil }
         let mimeType = file.fields["mime_type"]?.stringValue ?? MIMETypes.fallback
         return Download(content: content, mimeType: mimeType, name: file.fields["name"]?.stringValue ?? key, isInline: MIMETypes.isPassive(mimeType))

@@ -1,21 +1,21 @@
 /// How files are stored and reached.
-public struct FileSettings: Sendable {
+package struct FileSettings: Sendable {
     /// The API's public URL (`http://127.0.0.1:3000`), which upload URLs start with.
-    public var publicURL: String
+    package var publicURL: String
     /// What file URLs start with, before `/files/<key>`: the API's ``publicURL``, or another origin (a domain of its
     /// own) that keeps uploaded content away from the API's. URLs are built on each read, so changing it needs no
     /// rewrite of stored files.
-    public var contentURL: String
+    package var contentURL: String
     /// The largest file accepted, in bytes.
-    public var maximumSize: Int
+    package var maximumSize: Int
     /// How long an upload URL handed out by `fileTokens` stays valid, in milliseconds.
-    public var uploadLifetime: Int64
+    package var uploadLifetime: Int64
     /// The key that signs upload URLs; derived from the master key by the server.
-    public var signingKey: [UInt8]
+    package var signingKey: [UInt8]
     /// How many uploads one client may start (the master key is not limited).
-    public var uploadRate: RateLimit
+    package var uploadRate: RateLimit
 
-    public init(
+    package init(
         publicURL: String, contentURL: String? = nil, maximumSize: Int = 20 * 1024 * 1024, uploadLifetime: Int64 = 3_600_000, signingKey: [UInt8],
         uploadRate: RateLimit = .uploadDefault
     ) {
@@ -29,10 +29,10 @@ public struct FileSettings: Sendable {
     }
 
     /// What the download URLs of stored contents start with: `<content URL>/files`.
-    public var filesBase: String { contentURL + "/files" }
+    package var filesBase: String { contentURL + "/files" }
 
     /// The download URL of a stored content.
-    public func url(forKey key: String) -> String {
+    package func url(forKey key: String) -> String {
         filesBase + "/" + key
     }
 }

@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// How many requests of a kind one client may make per window, e.g. `10/s,30/min`. LeanCloud's REST guide limits
 /// uploads to 1 per second and 30 per minute per client (error 430).
@@ -31,7 +31,7 @@ public struct RateLimit: Sendable, Equatable {
 
     /// Reads `N/unit[,N/unit…]` with units `s`, `min`, `h`; `off` is no limit.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidParameter`` for anything else.
-    public init(parsing text: String) throws(APIError) {
+    package init(parsing text: String) throws(APIError) {
         guard text != "off" else {
             self = .unlimited
             return

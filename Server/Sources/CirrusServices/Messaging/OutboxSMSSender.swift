@@ -1,6 +1,6 @@
 import CirrusModel
 import Foundation
-public import Logging
+package import Logging
 
 /// The development SMS sender: keeps every message in memory and, given a path, appends it to a JSON-lines file.
 ///
@@ -10,7 +10,7 @@ public import Logging
 /// ```swift
 /// let outbox = OutboxSMSSender(filePath: dataDirectory + "/outbox/sms.jsonl")
 /// ```
-public final class OutboxSMSSender: SMSSender {
+package final class OutboxSMSSender: SMSSender {
     private let file: OutboxFile?
     private let logger: Logger?
     private let sent = Protected<[SMSMessage]>([])
@@ -19,29 +19,29 @@ public final class OutboxSMSSender: SMSSender {
     /// - Parameters:
     ///   - filePath: the JSON-lines file to append to; `nil` keeps messages in memory only.
     ///   - logger: where a one-line notice of each message goes (purpose and channel only, never the number or code).
-    public init(filePath: String? = nil, logger: Logger? = nil) {
+    package init(filePath: String? = nil, logger: Logger? = nil) {
         file = filePath.map(OutboxFile.init(path:))
         self.logger = logger
     }
 
     /// Every message sent so far, oldest first.
-    public var messages: [SMSMessage] {
+    package var messages: [SMSMessage] {
         sent.withValue { $0 }
     }
 
     /// The latest message to `phoneNumber`, if any.
-    public func last(to phoneNumber: String) -> SMSMessage? {
+    package func last(to phoneNumber: String) -> SMSMessage? {
         sent.withValue { messages in messages.last { $0.phoneNumber == phoneNumber } }
     }
 
     /// Forgets the messages kept in memory (the file is left as it is).
-    public func removeAll() {
+    package func removeAll() {
         sent.withValue { $0.removeAll() }
     }
 
     /// Keeps `message` and appends it to the file.
     /// - Throws: ``MessagingError`` when the file cannot be written.
-    public func send(_ message: SMSMessage) async throws {
+    package func send(_ message: SMSMessage) async throws {
         try sent.withValue { messages in
             try file?.append(Self.record(of: message))
             messages.append(message)

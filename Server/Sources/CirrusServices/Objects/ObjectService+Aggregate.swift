@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 import CirrusStorage
 
 /// Statistics queries: Bmob's `sum`, `average`, `max`, `min`, `groupby`, `groupcount` and `having`, and BQL's
@@ -12,7 +12,7 @@ extension ObjectService {
     /// - Throws: ``APIError`` ``APIError/Reason/invalidQuery`` for `sum` or `average` over a field that is not a
     ///   Number, `max` or `min` over one that is not a Number, String or Date, nothing to compute, or a `having`
     ///   or `order` key that is not a result key.
-    public func aggregate(_ aggregation: Aggregation, caller: Caller, dayOffsetMinutes: Int = 0) async throws -> [JSON] {
+    package func aggregate(_ aggregation: Aggregation, caller: Caller, dayOffsetMinutes: Int = 0) async throws -> [JSON] {
         try ClassName.validate(aggregation.className)
         let schema = try await schemas.schema(of: aggregation.className)
         let computed = aggregation.groupBy + aggregation.functions.map(\.field) + aggregation.order.map(\.path)

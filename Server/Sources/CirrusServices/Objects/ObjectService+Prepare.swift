@@ -1,10 +1,10 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 /// Validation of writes, shared by single requests and batches.
 extension ObjectService {
     /// Validates a create and builds its command.
-    public func prepareCreate(_ className: String, body: JSON, options: WriteOptions, caller: Caller) async throws -> WriteCommand.Insert {
+    package func prepareCreate(_ className: String, body: JSON, options: WriteOptions, caller: Caller) async throws -> WriteCommand.Insert {
         try ClassName.validate(className)
         let schema = try await schemas.schema(of: className)
         try policy.check(.create, on: className, schema: schema, caller: caller)
@@ -41,7 +41,7 @@ extension ObjectService {
 
     /// Validates an update and builds its command; also returns the top-level keys it changes.
     /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when the class does not exist.
-    public func prepareUpdate(
+    package func prepareUpdate(
         _ className: String, objectId: String, body: JSON, condition: Condition?, options: WriteOptions, caller: Caller
     ) async throws -> (WriteCommand.Update, [String]) {
         try ClassName.validate(className)
@@ -72,7 +72,7 @@ extension ObjectService {
     }
 
     /// Validates a delete and builds its command.
-    public func prepareDelete(_ className: String, objectIds: [String], condition: Condition?, caller: Caller) async throws -> WriteCommand.Delete {
+    package func prepareDelete(_ className: String, objectIds: [String], condition: Condition?, caller: Caller) async throws -> WriteCommand.Delete {
         try ClassName.validate(className)
         guard !objectIds.isEmpty else { throw APIError(.missingObjectId, "An objectId is required.") }
         let schema = try await schemas.schema(of: className)

@@ -1,11 +1,11 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 /// Fetching and finding objects.
 extension ObjectService {
     /// One object by id with its includes expanded, or `nil` when the object is missing.
     /// - Throws: ``APIError`` ``APIError/Reason/classNotFound`` when the class does not exist.
-    public func get(_ className: String, objectId: String, include: [FieldPath], caller: Caller) async throws -> StoredObject? {
+    package func get(_ className: String, objectId: String, include: [FieldPath], caller: Caller) async throws -> StoredObject? {
         try ClassName.validate(className)
         let schema = try await schemas.schema(of: className)
         try policy.check(.get, on: className, objectId: objectId, schema: schema, caller: caller)
@@ -25,7 +25,7 @@ extension ObjectService {
 
     /// The objects matching a query, with includes expanded; `count` is computed when asked for.
     /// A query on a class that does not exist yet finds nothing.
-    public func find(_ query: Query, withCount: Bool, caller: Caller) async throws -> (objects: [StoredObject], count: Int?) {
+    package func find(_ query: Query, withCount: Bool, caller: Caller) async throws -> (objects: [StoredObject], count: Int?) {
         try ClassName.validate(query.className)
         let schema = try await schemas.schema(of: query.className)
         try await authorizeQuery(query.className, schema: schema, condition: query.condition, sorting: query.order.map(\.path), caller: caller)
@@ -92,14 +92,14 @@ extension ObjectService {
 
     /// The class a query for `className` with `redirectClassNameForKey=key` runs on: the target class when `key`
     /// is a Relation field of `className` (the SDKs' relation queries on a parent class), else `className`.
-    public func redirectedClassName(_ className: String, key: String) async throws -> String {
+    package func redirectedClassName(_ className: String, key: String) async throws -> String {
         try ClassName.validate(className)
         guard case .relation(let target)? = try await schemas.schema(of: className)?.type(of: key) else { return className }
         return target
     }
 
     /// The recorded schema of a class (for encoders: Relation descriptors, Date fields).
-    public func schema(of className: String) async throws -> ClassSchema? {
+    package func schema(of className: String) async throws -> ClassSchema? {
         try await schemas.schema(of: className)
     }
 

@@ -1,5 +1,5 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 /// Scanning a whole class in key order (LeanCloud's `/scan/classes`), for exports and migrations.
 extension ObjectService {
@@ -8,7 +8,7 @@ extension ObjectService {
     /// indexed range query, so pages stay cheap however far the scan goes. Objects without the key are skipped.
     /// - Throws: ``APIError`` ``APIError/Reason/masterKeyRequired`` without the master key;
     ///   ``APIError/Reason/invalidQuery`` when `condition` names the scan key or `after` cannot be ordered.
-    public func scan(
+    package func scan(
         _ className: String, condition: Condition, key: SortKey, after: Value?, limit: Int, caller: Caller
     ) async throws -> [StoredObject] {
         guard caller.isMaster else { throw APIError(.masterKeyRequired, "The request must be signed by master key.") }
@@ -30,7 +30,7 @@ extension ObjectService {
     }
 
     /// The value of the scan key in an object, in the REST encoding, or `nil` when the object lacks it.
-    public static func scanKeyValue(of object: StoredObject, key: FieldPath) -> JSON? {
+    package static func scanKeyValue(of object: StoredObject, key: FieldPath) -> JSON? {
         if !key.isNested {
             switch key.root {
             case "objectId": return .string(object.objectId)

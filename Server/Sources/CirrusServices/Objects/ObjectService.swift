@@ -1,26 +1,26 @@
-public import CirrusModel
-public import CirrusStorage
-public import Logging
+package import CirrusModel
+package import CirrusStorage
+package import Logging
 
 /// Creating, reading, updating and deleting objects: validation, schema, then one store call.
 ///
 /// The service is dialect-free: it takes parsed JSON and typed options and returns stored objects;
 /// the HTTP layer decides how they look on the wire.
-public struct ObjectService: Sendable {
-    public let store: any StorageAdapter
-    public let schemas: SchemaCache
-    public let configuration: ServiceConfiguration
+package struct ObjectService: Sendable {
+    package let store: any StorageAdapter
+    package let schemas: SchemaCache
+    package let configuration: ServiceConfiguration
     let logger: Logger
     /// Decides what a caller may do to a class; the ACL part runs in SQL through the caller's readers and writers.
-    public let policy = AccessPolicy()
+    package let policy = AccessPolicy()
     /// Hides fields a caller may not see from every object returned, and gives files their URL.
-    public var visibility: FieldVisibility { FieldVisibility(fileURLBase: configuration.fileURLBase) }
+    package var visibility: FieldVisibility { FieldVisibility(fileURLBase: configuration.fileURLBase) }
     /// The users and roles of recently seen session tokens.
-    public let sessionCache = SessionCache()
+    package let sessionCache = SessionCache()
     /// The object changes of this instance and of the others sharing its database.
-    public let changes = ObjectChangeFeed()
+    package let changes = ObjectChangeFeed()
 
-    public init(store: any StorageAdapter, schemas: SchemaCache, configuration: ServiceConfiguration, logger: Logger) {
+    package init(store: any StorageAdapter, schemas: SchemaCache, configuration: ServiceConfiguration, logger: Logger) {
         self.store = store
         self.schemas = schemas
         self.configuration = configuration
@@ -30,7 +30,7 @@ public struct ObjectService: Sendable {
     /// Creates an object from a request body.
     /// - Throws: ``APIError`` for an invalid class, body or value, a type mismatch, or an oversized object.
     /// - Returns: the object as stored, with only the fields the caller may read.
-    public func create(_ className: String, body: JSON, options: WriteOptions, caller: Caller) async throws -> StoredObject {
+    package func create(_ className: String, body: JSON, options: WriteOptions, caller: Caller) async throws -> StoredObject {
         let command = try await prepareCreate(className, body: body, options: options, caller: caller)
         return try await visible(try await performOne(.insert(command), className: className).object, to: caller)
     }
@@ -38,7 +38,7 @@ public struct ObjectService: Sendable {
     /// Updates an object; with `condition`, only if the stored object satisfies it (else 305).
     /// - Throws: ``APIError``: ``APIError/Reason/objectNotFound`` when the object is missing,
     ///   ``APIError/Reason/conditionNotMatched`` when the condition fails, and validation failures.
-    public func update(
+    package func update(
         _ className: String, objectId: String, body: JSON, condition: Condition?, options: WriteOptions, caller: Caller
     ) async throws -> UpdateOutcome {
         let (command, keys) = try await prepareUpdate(className, objectId: objectId, body: body, condition: condition, options: options, caller: caller)
@@ -48,7 +48,7 @@ public struct ObjectService: Sendable {
 
     /// Runs commands in one transaction (all or nothing when `atomically`), records each committed one, and
     /// returns the objects written with only the fields each command's caller may read.
-    public func commit(_ commands: [(command: WriteCommand, caller: Caller)], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
+    package func commit(_ commands: [(command: WriteCommand, caller: Caller)], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
         var results = try await store.perform(commands.map(\.command), atomically: atomically)
         for (index, result) in results.enumerated() {
             guard case .success(let written) = result else { continue }
@@ -74,7 +74,7 @@ public struct ObjectService: Sendable {
     /// - Throws: ``APIError`` ``APIError/Reason/objectNotFound`` (single id, missing) or
     ///   ``APIError/Reason/conditionNotMatched``.
     @discardableResult
-    public func delete(_ className: String, objectIds: [String], condition: Condition?, caller: Caller) async throws -> [String] {
+    package func delete(_ className: String, objectIds: [String], condition: Condition?, caller: Caller) async throws -> [String] {
         let command = try await prepareDelete(className, objectIds: objectIds, condition: condition, caller: caller)
         guard case .deleted(let ids) = try await performOne(.delete(command), className: className).result else { return [] }
         return ids
@@ -84,7 +84,7 @@ public struct ObjectService: Sendable {
     /// or ``prepareDelete(_:objectIds:condition:caller:)``), as ``create(_:body:options:caller:)`` and its siblings do:
     /// the object written comes back with only the fields `caller` may read.
     /// - Throws: the command's failure as an ``APIError``.
-    public func commitOne(_ command: WriteCommand, caller: Caller) async throws -> WriteResult {
+    package func commitOne(_ command: WriteCommand, caller: Caller) async throws -> WriteResult {
         let result = try await performOne(command, className: command.className).result
         switch result {
         case .inserted(let object): return .inserted(try await visible(object, to: caller))
@@ -110,7 +110,7 @@ public struct ObjectService: Sendable {
     /// sessions when the command may have changed who a session stands for; tells the other instances sharing the
     /// database to do the same. With its `result`, passes the object change on to this instance's subscribers (the
     /// store told the other instances within the write's transaction).
-    public func record(_ command: WriteCommand, result: WriteResult? = nil) async {
+    package func record(_ command: WriteCommand, result: WriteResult? = nil) async {
         if let result, let change = ObjectChange(command, result: result) { changes.publish(change) }
         var newFields: (className: String, fields: [String: FieldType])?
         switch command {
@@ -129,7 +129,7 @@ public struct ObjectService: Sendable {
     }
 
     /// Applies another instance's notice to this process's caches.
-    public func apply(_ notice: ChangeNotice) {
+    package func apply(_ notice: ChangeNotice) {
         switch notice {
         case .schema(let className): schemas.invalidate(className)
         case .sessions: sessionCache.removeAll()
@@ -162,7 +162,7 @@ public struct ObjectService: Sendable {
 
 extension WriteResult {
     /// The object a create or update produced.
-    public var object: StoredObject? {
+    package var object: StoredObject? {
         switch self {
         case .inserted(let object), .updated(let object): object
         case .deleted, .account: nil

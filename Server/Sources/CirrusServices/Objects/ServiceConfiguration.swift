@@ -1,22 +1,22 @@
-public import CirrusModel
+package import CirrusModel
 
 /// The settings the services need, filled by the server from flags and environment.
-public struct ServiceConfiguration: Sendable {
+package struct ServiceConfiguration: Sendable {
     /// The largest object accepted, in bytes of its JSON document.
-    public var maximumObjectSize: Int
+    package var maximumObjectSize: Int
     /// The largest batch accepted in one request.
-    public var maximumBatchSize: Int
+    package var maximumBatchSize: Int
     /// Passwords, sessions and lock-out.
-    public var accounts: AccountSettings
+    package var accounts: AccountSettings
     /// Decides whether third-party log-in data may log in or be linked: by default ``AuthDataPolicy`` with default
     /// settings, which accepts anonymous log-ins only.
-    public var authDataValidator: any AuthDataValidator
+    package var authDataValidator: any AuthDataValidator
     /// What the `url` of an uploaded file starts with (`http://127.0.0.1:3000/files`); `nil` leaves rows as stored.
-    public var fileURLBase: String?
+    package var fileURLBase: String?
     /// The bounds of queries, includes and regular expressions.
-    public var queryLimits = QueryLimits()
+    package var queryLimits = QueryLimits()
 
-    public init(
+    package init(
         maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000, accounts: AccountSettings = AccountSettings(),
         authDataValidator: (any AuthDataValidator)? = nil
     ) {

@@ -1,9 +1,9 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 extension StorageError {
     /// The client-facing reason for a store failure; database details stay in the logs.
-    public func apiError(className: String) -> APIError {
+    package func apiError(className: String) -> APIError {
         switch self {
         case .objectNotFound(_, let objectId):
             APIError(.objectNotFound, "Could not find object by id '\(objectId)' for class '\(className)'.")

@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A change to a class through the schema API, read from a Parse-style body:
 ///
@@ -11,24 +11,24 @@ public import CirrusModel
 /// ```
 ///
 /// Class permissions are read in LeanCloud's form as well (`permissions`, `onlySignInUsers`, `roles`/`users`).
-public struct SchemaChange: Sendable {
+package struct SchemaChange: Sendable {
     /// New fields and fields whose type is restated, with their types.
-    public var fields: [String: FieldType] = [:]
+    package var fields: [String: FieldType] = [:]
     /// Fields to remove.
-    public var deletedFields: [String] = []
+    package var deletedFields: [String] = []
     /// Column flags to set, per field.
-    public var fieldOptions: [String: FieldOptions] = [:]
-    public var permissions: ClassPermissions?
+    package var fieldOptions: [String: FieldOptions] = [:]
+    package var permissions: ClassPermissions?
     /// `nil`: unchanged; `.some(nil)`: removed.
-    public var defaultACL: ACL??
-    public var addedIndexes: [String: FieldPath] = [:]
-    public var droppedIndexes: [String] = []
+    package var defaultACL: ACL??
+    package var addedIndexes: [String: FieldPath] = [:]
+    package var droppedIndexes: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// Reads a body.
     /// - Throws: ``APIError`` for unknown types, invalid field names, malformed permissions, ACLs or indexes.
-    public init(body: JSON) throws(APIError) {
+    package init(body: JSON) throws(APIError) {
         guard case .object(let members) = body else { throw APIError(.invalidJSON, "The body must be a JSON object.") }
         if case .object(let fields)? = members["fields"] {
             for (name, spec) in fields { try readField(name, spec) }

@@ -1,12 +1,12 @@
-public import CirrusModel
+package import CirrusModel
 import CirrusStorage
 
 /// The schema API (master key only): reads classes with their fields, permissions, flags, default ACL and named
 /// indexes; creates and changes them; drops fields, empty classes and indexes.
-public struct SchemaService: Sendable {
-    public let objects: ObjectService
+package struct SchemaService: Sendable {
+    package let objects: ObjectService
 
-    public init(objects: ObjectService) {
+    package init(objects: ObjectService) {
         self.objects = objects
     }
 
@@ -20,14 +20,14 @@ public struct SchemaService: Sendable {
     ]
 
     /// Every class, by name.
-    public func all(caller: Caller) async throws -> [ClassSchema] {
+    package func all(caller: Caller) async throws -> [ClassSchema] {
         try requireMaster(caller)
         return try await store.loadSchemas().sorted { $0.className < $1.className }
     }
 
     /// One class.
     /// - Throws: ``APIError`` ``APIError/Reason/classNotFound``.
-    public func schema(of className: String, caller: Caller) async throws -> ClassSchema {
+    package func schema(of className: String, caller: Caller) async throws -> ClassSchema {
         try requireMaster(caller)
         try ClassName.validate(className)
         guard let schema = try await store.loadSchema(of: className) else { throw ObjectService.classNotFound(className) }
@@ -36,7 +36,7 @@ public struct SchemaService: Sendable {
 
     /// Creates a class.
     /// - Throws: ``APIError`` ``APIError/Reason/classExists`` when it exists.
-    public func create(_ className: String, change: SchemaChange, caller: Caller) async throws -> ClassSchema {
+    package func create(_ className: String, change: SchemaChange, caller: Caller) async throws -> ClassSchema {
         try requireMaster(caller)
         try ClassName.validate(className)
         if try await store.loadSchema(of: className) != nil { throw APIError(.classExists, "Class \(className) already exists.") }
@@ -44,13 +44,13 @@ public struct SchemaService: Sendable {
     }
 
     /// Changes a class: adds and drops fields, sets flags, permissions, the default ACL and indexes.
-    public func update(_ className: String, change: SchemaChange, caller: Caller) async throws -> ClassSchema {
+    package func update(_ className: String, change: SchemaChange, caller: Caller) async throws -> ClassSchema {
         let current = try await schema(of: className, caller: caller)
         return try await apply(change, to: className, current: current)
     }
 
     /// Drops a class that has no objects.
-    public func delete(_ className: String, caller: Caller) async throws {
+    package func delete(_ className: String, caller: Caller) async throws {
         try requireMaster(caller)
         try ClassName.validate(className)
         guard Self.systemFields[className] == nil else {

@@ -1,17 +1,17 @@
-public import CirrusModel
+package import CirrusModel
 
 /// The server's decision on third-party data (``AuthDataValidator``): anonymous log-ins as the settings allow, trusted
 /// platforms as sent, verified platforms after their provider's check, every other platform refused (252).
 ///
 /// Cloud code's `onAuthData` hook, once cloud code exists, is consulted here before the built-in checks.
-public struct AuthDataPolicy: AuthDataValidator {
-    public let settings: AuthDataSettings
+package struct AuthDataPolicy: AuthDataValidator {
+    package let settings: AuthDataSettings
     private let checks: [String: any AccountCheck]
 
     /// - Parameters:
     ///   - client: how providers are called; `nil` leaves every verified platform unchecked, hence refused.
     ///   - clock: the time identity tokens' expiry is compared with.
-    public init(settings: AuthDataSettings = AuthDataSettings(), client: (any ProviderClient)? = nil, clock: @escaping @Sendable () -> Timestamp = { .now() }) {
+    package init(settings: AuthDataSettings = AuthDataSettings(), client: (any ProviderClient)? = nil, clock: @escaping @Sendable () -> Timestamp = { .now() }) {
         self.settings = settings
         var checks: [String: any AccountCheck] = [:]
         if let client {
@@ -29,7 +29,7 @@ public struct AuthDataPolicy: AuthDataValidator {
         self.checks = checks
     }
 
-    public func validate(platform: String, data: JSON) async throws {
+    package func validate(platform: String, data: JSON) async throws {
         if platform == "anonymous" {
             guard settings.allowsAnonymous else { throw APIError(.unsupportedAuthPlatform, "Anonymous log-in is switched off.") }
             return

@@ -49,13 +49,13 @@ public struct AuthDataSettings: Sendable {
     }
 
     /// Whether the platform's data is taken as sent.
-    public func trusts(_ platform: String) -> Bool {
+    package func trusts(_ platform: String) -> Bool {
         trustedPlatforms.contains("*") || trustedPlatforms.contains(platform)
     }
 
     /// What is missing for the checks asked for, or `nil` when they can run: Apple's needs the audiences, Weibo's
     /// the app keys.
-    public var problem: String? {
+    package var problem: String? {
         let providers = Set(verifiedPlatforms.values)
         if providers.contains(.apple), appleAudiences.isEmpty { return "Apple's check needs the app's bundle ids (the tokens' audience)." }
         if providers.contains(.weibo), weiboAppKeys.isEmpty { return "Weibo's check needs the app's Weibo app keys." }
@@ -68,7 +68,7 @@ public enum AuthProvider: String, Sendable, Hashable, CaseIterable {
     case weixin, qq, weibo, apple
 
     /// The provider a LeanCloud SDK's platform key names (`lc_apple` is Apple's).
-    public init?(platform: String) {
+    package init?(platform: String) {
         if platform == "lc_apple" {
             self = .apple
         } else {

@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 
 /// The log-in lock-out rule of the LeanCloud guides (seed 000 L779–781, 001 L1156–1159): more than 6 wrong passwords
 /// or verification codes for one account within 15 minutes lock it; it recovers 15 minutes after the last attempt,
@@ -19,34 +19,34 @@ public struct LockoutPolicy: Sendable {
     }
 
     /// What is kept per account.
-    public struct Record: Sendable, Hashable {
+    package struct Record: Sendable, Hashable {
         /// The failures still inside the window, oldest first.
-        public var failures: [Timestamp] = []
+        package var failures: [Timestamp] = []
         /// The end of the current lock, if any.
-        public var lockedUntil: Timestamp?
+        package var lockedUntil: Timestamp?
 
-        public init(failures: [Timestamp] = [], lockedUntil: Timestamp? = nil) {
+        package init(failures: [Timestamp] = [], lockedUntil: Timestamp? = nil) {
             self.failures = failures
             self.lockedUntil = lockedUntil
         }
     }
 
     /// Whether an attempt at `now` must be refused with the lock-out error.
-    public func isLocked(_ record: Record, at now: Timestamp) -> Bool {
+    package func isLocked(_ record: Record, at now: Timestamp) -> Bool {
         guard let until = record.lockedUntil else { return false }
         return now.millisecondsSince1970 < until.millisecondsSince1970
     }
 
     /// The record after an attempt at `now` that was refused because the account is locked: the lock now ends a
     /// window after this attempt.
-    public func refusedWhileLocked(_ record: Record, at now: Timestamp) -> Record {
+    package func refusedWhileLocked(_ record: Record, at now: Timestamp) -> Record {
         var next = record
         next.lockedUntil = later(now)
         return next
     }
 
     /// The record after a wrong password or code at `now`, and whether this failure locked the account.
-    public func failed(_ record: Record, at now: Timestamp) -> (record: Record, locked: Bool) {
+    package func failed(_ record: Record, at now: Timestamp) -> (record: Record, locked: Bool) {
         var next = record
         next.failures = record.failures.filter { now.millisecondsSince1970 - $0.millisecondsSince1970 < windowMilliseconds } + [now]
         guard next.failures.count > maximumFailures else { return (next, false) }
@@ -55,7 +55,7 @@ public struct LockoutPolicy: Sendable {
     }
 
     /// The record after a successful log-in: no failures, no lock.
-    public func succeeded(_ record: Record) -> Record {
+    package func succeeded(_ record: Record) -> Record {
         Record()
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import _CryptoExtras
 
 /// How a user's password is kept in `_User`.
-public enum StoredPassword: Sendable, Hashable {
+package enum StoredPassword: Sendable, Hashable {
     /// Cirrus's own: scrypt in the modular form `$scrypt$ln=<log2 N>,r=<r>,p=<p>$<salt>$<key>` (base64).
     case scrypt(String)
     /// A LeanCloud export: `base64(SHA-512^513(salt ‖ password))` and its salt, kept so that imported users log in
@@ -15,7 +15,7 @@ public enum StoredPassword: Sendable, Hashable {
 }
 
 /// What checking a password found.
-public enum PasswordCheck: Sendable, Equatable {
+package enum PasswordCheck: Sendable, Equatable {
     /// The password is right; `needsRehash` when the stored form is legacy or weaker than the current cost.
     case match(needsRehash: Bool)
     case mismatch
@@ -39,16 +39,16 @@ public struct PasswordHasher: Sendable {
         public static let standard = Cost(log2N: 15, blockSize: 8, parallelism: 1)
     }
 
-    public let cost: Cost
+    package let cost: Cost
     static let saltByteCount = 16
     static let keyByteCount = 32
 
-    public init(cost: Cost = .standard) {
+    package init(cost: Cost = .standard) {
         self.cost = cost
     }
 
     /// The stored form of `password` with a fresh random salt.
-    public func hash(_ password: String) throws -> String {
+    package func hash(_ password: String) throws -> String {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<Self.saltByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let key = try Self.derive(password, salt: salt, cost: cost)
@@ -57,7 +57,7 @@ public struct PasswordHasher: Sendable {
     }
 
     /// Checks `password` against a stored form; a malformed stored form never matches.
-    public func verify(_ password: String, against stored: StoredPassword) -> PasswordCheck {
+    package func verify(_ password: String, against stored: StoredPassword) -> PasswordCheck {
         switch stored {
         case .scrypt(let text):
             guard let parsed = Self.parse(text), let key = try? Self.derive(password, salt: parsed.salt, cost: parsed.cost),

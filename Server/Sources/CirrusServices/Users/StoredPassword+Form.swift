@@ -2,7 +2,7 @@ extension StoredPassword {
     /// Reads the text kept in the store: Cirrus's `$scrypt$…`, `$leancloud$<salt>$<hash>` for an imported
     /// LeanCloud hash, or a well-formed bcrypt string (`$2a$`, `$2b$`, `$2y$`, cost 4 to 31). `nil` for anything
     /// else (such a password never matches).
-    public init?(storedForm text: String) {
+    package init?(storedForm text: String) {
         if text.hasPrefix("$scrypt$") {
             self = .scrypt(text)
             return
@@ -18,7 +18,7 @@ extension StoredPassword {
     }
 
     /// The text kept in the store.
-    public var storedForm: String {
+    package var storedForm: String {
         switch self {
         case .scrypt(let text): text
         case .leanCloud(let hash, let salt): "$leancloud$\(salt)$\(hash)"

@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 import CirrusStorage
 
 /// Third-party log-in (`POST /users` with `authData`): an existing link logs in (200), a new one signs up (201),
@@ -11,7 +11,7 @@ extension UserService {
     ///   - failOnNotExist: refuse (211) instead of creating a user.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidAuthData`` (250), the validator's refusals (251, 252),
     ///   ``APIError/Reason/userNotFound`` (211).
-    public func logIn(
+    package func logIn(
         authDataBody body: JSON, failOnNotExist: Bool, options: WriteOptions, session: SessionRequest, caller: Caller
     ) async throws -> LoggedInUser {
         let accounts = try LinkedAccount.accounts(in: body["authData"] ?? .null)

@@ -1,5 +1,5 @@
 import CirrusModel
-public import CirrusStorage
+package import CirrusStorage
 
 /// Issuing, rotating and revoking sessions; password changes.
 extension UserService {
@@ -38,7 +38,7 @@ extension UserService {
 
     /// LeanCloud's `refreshSessionToken`: replaces the user's stable token; the old one stops working.
     /// - Throws: ``APIError`` ``APIError/Reason/sessionRequired`` unless the caller is that user or the master key.
-    public func refreshSessionToken(userId: String, caller: Caller) async throws -> LoggedInUser {
+    package func refreshSessionToken(userId: String, caller: Caller) async throws -> LoggedInUser {
         try checkSelf(userId, caller)
         let fresh = makeSession(userId, SessionRequest(kind: .stable), action: "refresh", now: settings.clock())
         let user = try await touch(userId, writes: [.revokeSessions(userId: userId, kind: .stable, keeping: nil), .createSession(fresh)])
@@ -49,7 +49,7 @@ extension UserService {
     /// - Parameter rotateToken: give the user a new stable token (LeanCloud does on every change).
     /// - Throws: ``APIError`` ``APIError/Reason/sessionRequired``, ``APIError/Reason/oldPasswordMismatch``,
     ///   ``APIError/Reason/passwordMissing`` or ``APIError/Reason/accountLocked``.
-    public func updatePassword(userId: String, old: String, new: String, caller: Caller, rotateToken: Bool) async throws -> LoggedInUser {
+    package func updatePassword(userId: String, old: String, new: String, caller: Caller, rotateToken: Bool) async throws -> LoggedInUser {
         try checkSelf(userId, caller)
         guard !new.isEmpty else { throw APIError(.passwordMissing, "The new password must be a non-empty string.") }
         try await LoginGuard(store: store, policy: settings.lockout, hasher: hasher, now: settings.clock())
@@ -70,19 +70,19 @@ extension UserService {
     }
 
     /// Revokes the session the caller is logged in with (Parse's `logout`).
-    public func logOut(_ caller: Caller) async throws {
+    package func logOut(_ caller: Caller) async throws {
         guard let token = caller.sessionToken else { throw Self.invalidToken }
         try await performAccount([.revokeSession(token: token)])
     }
 
     /// The sessions of the caller's user, oldest first.
-    public func sessions(of caller: Caller) async throws -> [StoredSession] {
+    package func sessions(of caller: Caller) async throws -> [StoredSession] {
         guard let userId = caller.userId else { throw APIError(.invalidSessionToken, "A session token is required.") }
         return try await store.sessions(userId: userId)
     }
 
     /// Revokes one of the caller's sessions by its objectId.
-    public func revokeSession(id: String, caller: Caller) async throws {
+    package func revokeSession(id: String, caller: Caller) async throws {
         guard let session = try await sessions(of: caller).first(where: { $0.sessionId == id }) else {
             throw APIError(.objectNotFound, "Object not found.")
         }

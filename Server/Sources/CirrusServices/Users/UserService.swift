@@ -1,26 +1,26 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 /// How a log-in's session is issued, chosen by the dialect of the request: LeanCloud and Bmob give the user's one
 /// stable token; Parse creates a revocable session per log-in.
-public struct SessionRequest: Sendable, Hashable {
-    public var kind: StoredSession.Kind
-    public var installationId: String?
+package struct SessionRequest: Sendable, Hashable {
+    package var kind: StoredSession.Kind
+    package var installationId: String?
 
-    public init(kind: StoredSession.Kind, installationId: String? = nil) {
+    package init(kind: StoredSession.Kind, installationId: String? = nil) {
         self.kind = kind
         self.installationId = installationId
     }
 }
 
 /// A user and the session token its client now holds.
-public struct LoggedInUser: Sendable {
-    public var user: StoredObject
-    public var sessionToken: String
+package struct LoggedInUser: Sendable {
+    package var user: StoredObject
+    package var sessionToken: String
     /// Whether this request created the user.
-    public var isNew: Bool
+    package var isNew: Bool
 
-    public init(user: StoredObject, sessionToken: String, isNew: Bool) {
+    package init(user: StoredObject, sessionToken: String, isNew: Bool) {
         self.user = user
         self.sessionToken = sessionToken
         self.isNew = isNew
@@ -28,7 +28,7 @@ public struct LoggedInUser: Sendable {
 }
 
 /// What a log-in names the account by.
-public enum LogInName: Sendable, Hashable {
+package enum LogInName: Sendable, Hashable {
     case username(String)
     case email(String)
     case mobilePhoneNumber(String)
@@ -38,10 +38,10 @@ public enum LogInName: Sendable, Hashable {
 
 /// Sign-up, log-in, sessions and password changes. Passwords and sessions live in the store's account tables,
 /// never in the `_User` document.
-public struct UserService: Sendable {
-    public let objects: ObjectService
+package struct UserService: Sendable {
+    package let objects: ObjectService
 
-    public init(objects: ObjectService) {
+    package init(objects: ObjectService) {
         self.objects = objects
     }
 
@@ -52,7 +52,7 @@ public struct UserService: Sendable {
     /// Creates a user from a sign-up body and logs it in.
     /// - Throws: ``APIError`` for a missing username or password (217, 218), a taken username, e-mail or phone
     ///   number (202, 203, 214), and invalid fields.
-    public func signUp(body: JSON, options: WriteOptions, session: SessionRequest, caller: Caller) async throws -> LoggedInUser {
+    package func signUp(body: JSON, options: WriteOptions, session: SessionRequest, caller: Caller) async throws -> LoggedInUser {
         guard case .object(let members) = body else { throw APIError(.invalidJSON, "The body must be a JSON object.") }
         guard case .string(let username)? = members["username"], !username.allSatisfy(\.isWhitespace) else {
             throw APIError(.usernameMissing, "Username is missing or empty.")
@@ -105,7 +105,7 @@ public struct UserService: Sendable {
     /// Logs a user in by name and password.
     /// - Throws: ``APIError`` ``APIError/Reason/userNotFound`` (211), ``APIError/Reason/loginMismatch`` (210) or
     ///   ``APIError/Reason/accountLocked`` (219).
-    public func logIn(_ name: LogInName, password: String, session: SessionRequest) async throws -> LoggedInUser {
+    package func logIn(_ name: LogInName, password: String, session: SessionRequest) async throws -> LoggedInUser {
         guard !password.isEmpty else { throw APIError(.passwordMissing, "Password is missing or empty.") }
         guard let user = try await findUser(name) else { throw APIError(.userNotFound, "Could not find user.") }
         let mismatch = APIError(.loginMismatch, "The username and password mismatch.")
@@ -157,7 +157,7 @@ public struct UserService: Sendable {
 
     /// The user a session token belongs to (`/users/me`).
     /// - Throws: ``APIError`` ``APIError/Reason/invalidSessionToken`` for an unknown, revoked or expired token.
-    public func user(sessionToken: String) async throws -> LoggedInUser {
+    package func user(sessionToken: String) async throws -> LoggedInUser {
         let session = try await validSession(sessionToken)
         guard let user = try await store.fetch(className: "_User", ids: [session.userId]).first else { throw Self.invalidToken }
         return LoggedInUser(user: user, sessionToken: sessionToken, isNew: false)
@@ -165,7 +165,7 @@ public struct UserService: Sendable {
 
     /// The caller a request with this session token acts as: the session's user, with the roles it holds.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidSessionToken``.
-    public func caller(sessionToken: String, base: Caller) async throws -> Caller {
+    package func caller(sessionToken: String, base: Caller) async throws -> Caller {
         let now = settings.clock()
         if let known = objects.sessionCache.caller(sessionToken, base: base, at: now) { return known }
         let session = try await validSession(sessionToken)

@@ -70,7 +70,7 @@ public struct MessageTemplates: Sendable {
     /// `verify-email.subject.txt`, `verify-email.txt`, `verify-email.html`, `reset-password.subject.txt`,
     /// `reset-password.txt`, `reset-password.html`. A trailing line break of a file is dropped.
     /// - Throws: when the directory cannot be listed or a file is not UTF-8.
-    public static func load(directory: String) throws -> MessageTemplates {
+    package static func load(directory: String) throws -> MessageTemplates {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
         func file(_ name: String) throws -> String? {
             guard names.contains(name) else { return nil }
@@ -95,7 +95,7 @@ public struct MessageTemplates: Sendable {
     }
 
     /// `template` with each `{{name}}` whose name is in `values` replaced, through `escape` when given.
-    public static func render(_ template: String, _ values: [String: String], escape: ((String) -> String)? = nil) -> String {
+    package static func render(_ template: String, _ values: [String: String], escape: ((String) -> String)? = nil) -> String {
         var result = ""
         var rest = template[...]
         while let open = rest.range(of: "{{") {
@@ -118,9 +118,9 @@ public struct MessageTemplates: Sendable {
 }
 
 /// Escaping text for HTML element content and attribute values.
-public enum HTMLText {
+package enum HTMLText {
     /// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text {

@@ -49,7 +49,7 @@ public struct MessagingSettings: Sendable {
 
     /// Parses a sandbox entry `+8618600000000=123456`.
     /// - Returns: the number and its code, or `nil` when the text is not `<number>=<digits>`.
-    public static func sandboxEntry(_ text: String) -> (number: String, code: String)? {
+    package static func sandboxEntry(_ text: String) -> (number: String, code: String)? {
         let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, UserRules.isPhoneNumber(parts[0]), !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber) else { return nil }
         return (parts[0], parts[1])

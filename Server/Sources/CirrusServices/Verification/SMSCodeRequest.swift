@@ -1,23 +1,23 @@
-public import CirrusModel
+package import CirrusModel
 
 /// A request for an SMS code, read from a `requestSmsCode`-like body: `mobilePhoneNumber` and, optionally, `ttl`
 /// (minutes), `smsType` (`sms` or `voice`), `template` (a named text), `name` and `op` (the app name and the
 /// operation the text names) and further template variables.
-public struct SMSCodeRequest: Sendable {
-    public var phoneNumber: String
+package struct SMSCodeRequest: Sendable {
+    package var phoneNumber: String
     /// The code's lifetime in minutes; `nil` for the configured one.
-    public var ttlMinutes: Int?
+    package var ttlMinutes: Int?
     /// `sms` or `voice`.
-    public var channel: String
+    package var channel: String
     /// The name of a configured SMS text.
-    public var templateName: String?
+    package var templateName: String?
     /// Values for the text's placeholders given by the client (`name`, `op` and any others).
-    public var variables: [String: String]
+    package var variables: [String: String]
 
     /// Body fields that are not template variables.
     static let reservedKeys: Set<String> = ["mobilePhoneNumber", "ttl", "smsType", "template", "sign", "validate_token", "code", "smsCode"]
 
-    public init(phoneNumber: String, ttlMinutes: Int? = nil, channel: String = "sms", templateName: String? = nil, variables: [String: String] = [:]) {
+    package init(phoneNumber: String, ttlMinutes: Int? = nil, channel: String = "sms", templateName: String? = nil, variables: [String: String] = [:]) {
         self.phoneNumber = phoneNumber
         self.ttlMinutes = ttlMinutes
         self.channel = channel
@@ -29,7 +29,7 @@ public struct SMSCodeRequest: Sendable {
     /// - Throws: ``APIError``: ``APIError/Reason/invalidJSON`` unless the body is an object,
     ///   ``APIError/Reason/mobilePhoneNumberMissing`` (212), ``APIError/Reason/invalidMobilePhoneNumber`` (127), or
     ///   ``APIError/Reason/invalidParameter`` for a `ttl` outside 1–60 minutes or an unknown `smsType`.
-    public init(body: JSON) throws(APIError) {
+    package init(body: JSON) throws(APIError) {
         guard case .object(let members) = body else { throw APIError(.invalidJSON, "A JSON object is expected as the body.") }
         phoneNumber = try Self.phoneNumber(members["mobilePhoneNumber"])
         ttlMinutes = try Self.ttl(members["ttl"])
@@ -48,7 +48,7 @@ public struct SMSCodeRequest: Sendable {
     /// A phone number from a body member.
     /// - Throws: ``APIError`` ``APIError/Reason/mobilePhoneNumberMissing`` or
     ///   ``APIError/Reason/invalidMobilePhoneNumber``.
-    public static func phoneNumber(_ value: JSON?) throws(APIError) -> String {
+    package static func phoneNumber(_ value: JSON?) throws(APIError) -> String {
         guard let value, !value.isNull, value.stringValue != "" else {
             throw APIError(.mobilePhoneNumberMissing, "Mobile phone number is missing.")
         }

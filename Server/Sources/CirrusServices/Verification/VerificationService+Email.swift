@@ -1,4 +1,4 @@
-public import CirrusModel
+package import CirrusModel
 import CirrusStorage
 import Foundation
 import Logging
@@ -8,7 +8,7 @@ import Logging
 extension VerificationService {
     /// After a sign-up or an update that set `email`: mails a verification link when the app verifies e-mails
     /// (``AccountSettings/verifyEmailOnSignUp``). Never fails the request that triggered it; a failure is logged.
-    public func emailChanged(userId: String) async {
+    package func emailChanged(userId: String) async {
         guard settings.verifyEmailOnSignUp else { return }
         do {
             guard let user = try await store.fetch(className: "_User", ids: [userId]).first,
@@ -24,7 +24,7 @@ extension VerificationService {
     /// the address is verified already.
     /// - Throws: ``APIError`` ``APIError/Reason/emailMissing`` (204), ``APIError/Reason/emailNotFound`` (205),
     ///   ``APIError/Reason/tooManyMessages`` or ``APIError/Reason/messageSendFailed``.
-    public func requestEmailVerification(email: JSON?) async throws {
+    package func requestEmailVerification(email: JSON?) async throws {
         let address = try Self.address(email)
         guard let user = try await users.findUser(.email(address)) else { throw Self.emailNotFound(address) }
         guard user.fields["emailVerified"] != .bool(true) else { return }
@@ -35,7 +35,7 @@ extension VerificationService {
     /// `matchUsername` (LeanCloud, seed 002 L1045), this username.
     /// - Throws: ``APIError`` ``APIError/Reason/emailMissing`` (204), ``APIError/Reason/emailNotFound`` (205),
     ///   ``APIError/Reason/tooManyMessages`` or ``APIError/Reason/messageSendFailed``.
-    public func requestPasswordReset(email: JSON?, matchUsername: Bool) async throws {
+    package func requestPasswordReset(email: JSON?, matchUsername: Bool) async throws {
         let given = try Self.address(email)
         var user = try await users.findUser(.email(given))
         if user == nil, matchUsername { user = try await users.findUser(.username(given)) }
@@ -49,7 +49,7 @@ extension VerificationService {
     /// What a verification link does: marks the address it was sent to verified, once, while the user still has
     /// that address.
     /// - Returns: the verified address, or `nil` for an unknown, expired, used or outdated link.
-    public func verifyEmail(token: String) async throws -> String? {
+    package func verifyEmail(token: String) async throws -> String? {
         try await locks.withLock("link:" + token) {
             guard let link = try await liveLink(.verifyEmail, token), let userId = link.userId else { return nil }
             try await users.performAccount([.deleteCode(purpose: link.purpose, target: link.target)])
@@ -63,7 +63,7 @@ extension VerificationService {
     }
 
     /// Whether a password reset link can still be used (the page shows its form only then).
-    public func isValidResetLink(token: String) async throws -> Bool {
+    package func isValidResetLink(token: String) async throws -> Bool {
         try await liveLink(.resetPassword, token) != nil
     }
 
@@ -71,7 +71,7 @@ extension VerificationService {
     /// with ``AccountSettings/revokeSessionsOnPasswordChange``) and clears the lock-out.
     /// - Returns: `false` for an unknown, expired or used link.
     /// - Throws: ``APIError`` ``APIError/Reason/passwordMissing`` for an empty password (the link stays usable).
-    public func resetPassword(token: String, password: String) async throws -> Bool {
+    package func resetPassword(token: String, password: String) async throws -> Bool {
         try await locks.withLock("link:" + token) {
             guard let link = try await liveLink(.resetPassword, token), let userId = link.userId else { return false }
             try await users.setPassword(of: userId, to: password)

@@ -1,12 +1,12 @@
-public import CirrusModel
-public import CirrusStorage
+package import CirrusModel
+package import CirrusStorage
 
 /// The SMS flows of LeanCloud (`/1.1`) and Bmob (`/1`): generic codes, sign-up or log-in by code, phone
 /// verification, changing the number, and password reset by code.
 extension VerificationService {
     /// `requestSmsCode`: sends a generic code to any number.
     /// - Returns: an id for the message (Bmob's `smsId`).
-    public func requestSMSCode(_ request: SMSCodeRequest) async throws -> Int64 {
+    package func requestSMSCode(_ request: SMSCodeRequest) async throws -> Int64 {
         let smsId = Int64.random(in: 10_000_000...99_999_999)
         try await sendCode(request, purpose: .sms, userId: nil, data: ["smsId": .int(smsId)])
         return smsId
@@ -14,14 +14,14 @@ extension VerificationService {
 
     /// `verifySmsCode/<code>`: checks and uses a generic code.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidCode`` or ``APIError/Reason/mobilePhoneNumberMissing``.
-    public func verifySMSCode(_ code: String, phoneNumber: JSON?) async throws {
+    package func verifySMSCode(_ code: String, phoneNumber: JSON?) async throws {
         let number = try SMSCodeRequest.phoneNumber(phoneNumber)
         try await redeem(CodeCheck(code: code, number: number, purposes: [.sms])) {}
     }
 
     /// `requestLoginSmsCode`: sends a log-in code to a user's number.
     /// - Throws: ``APIError`` ``APIError/Reason/mobilePhoneNumberNotFound`` (213) when no user has the number.
-    public func requestLogInCode(_ request: SMSCodeRequest) async throws {
+    package func requestLogInCode(_ request: SMSCodeRequest) async throws {
         let user = try await user(withNumber: request.phoneNumber)
         try await sendCode(request, purpose: .login, userId: user.objectId)
     }
@@ -30,7 +30,7 @@ extension VerificationService {
     /// marks the number verified.
     /// - Throws: ``APIError`` ``APIError/Reason/userNotFound`` (211), ``APIError/Reason/invalidCode`` or
     ///   ``APIError/Reason/accountLocked``.
-    public func logIn(phoneNumber: String, code: String, session: SessionRequest) async throws -> LoggedInUser {
+    package func logIn(phoneNumber: String, code: String, session: SessionRequest) async throws -> LoggedInUser {
         guard let user = try await users.findUser(.mobilePhoneNumber(phoneNumber)) else {
             throw APIError(.userNotFound, "Could not find user.")
         }
@@ -42,7 +42,7 @@ extension VerificationService {
     /// the number (200), or signs one up (201) whose username is the number unless the body names one, whose
     /// number is verified and who has no password unless the body gives one.
     /// - Throws: ``APIError`` for a missing or invalid number or code, a taken username or e-mail, a locked account.
-    public func signUpOrLogIn(body: JSON, options: WriteOptions, session: SessionRequest, caller: Caller) async throws -> LoggedInUser {
+    package func signUpOrLogIn(body: JSON, options: WriteOptions, session: SessionRequest, caller: Caller) async throws -> LoggedInUser {
         guard case .object(var members) = body else { throw APIError(.invalidJSON, "A JSON object is expected as the body.") }
         let number = try SMSCodeRequest.phoneNumber(members["mobilePhoneNumber"])
         let code = try Self.code(members.removeValue(forKey: "smsCode"))
@@ -59,7 +59,7 @@ extension VerificationService {
 
     /// `requestMobilePhoneVerify`: sends a verification code to a user's number; nothing when it is verified already.
     /// - Throws: ``APIError`` ``APIError/Reason/mobilePhoneNumberNotFound`` (213).
-    public func requestPhoneVerification(_ request: SMSCodeRequest) async throws {
+    package func requestPhoneVerification(_ request: SMSCodeRequest) async throws {
         let user = try await user(withNumber: request.phoneNumber)
         guard user.fields["mobilePhoneVerified"] != .bool(true) else { return }
         try await sendCode(request, purpose: .verifyPhone, userId: user.objectId)
@@ -68,7 +68,7 @@ extension VerificationService {
     /// `verifyMobilePhone/<code>`: marks the number verified. Without a number, the number the code went to.
     /// - Returns: the user after the change.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidCode``, ``APIError/Reason/accountLocked``.
-    public func verifyPhone(code: String, phoneNumber: JSON?) async throws -> StoredObject {
+    package func verifyPhone(code: String, phoneNumber: JSON?) async throws -> StoredObject {
         let purposes: [CodePurpose] = [.verifyPhone, .sms]
         let number = try await numberOrCodeTarget(phoneNumber, code: code, purposes: purposes)
         guard let user = try await users.findUser(.mobilePhoneNumber(number)) else { throw Self.invalidCode }
@@ -82,7 +82,7 @@ extension VerificationService {
     /// lifetime for it: 6 minutes).
     /// - Throws: ``APIError`` ``APIError/Reason/invalidSessionToken`` without a session,
     ///   ``APIError/Reason/mobilePhoneNumberTaken`` (214) when another user has the number.
-    public func requestPhoneChange(_ request: SMSCodeRequest, caller: Caller) async throws {
+    package func requestPhoneChange(_ request: SMSCodeRequest, caller: Caller) async throws {
         let userId = try Self.loggedIn(caller)
         if let holder = try await users.findUser(.mobilePhoneNumber(request.phoneNumber)), holder.objectId != userId {
             throw APIError(.mobilePhoneNumberTaken, "Mobile phone number has already been taken.")
@@ -94,7 +94,7 @@ extension VerificationService {
     /// verified.
     /// - Returns: the user after the change.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidCode`` when the code was not sent to that number for this user.
-    public func changePhone(number: JSON?, code: JSON?, caller: Caller) async throws -> StoredObject {
+    package func changePhone(number: JSON?, code: JSON?, caller: Caller) async throws -> StoredObject {
         let userId = try Self.loggedIn(caller)
         let number = try SMSCodeRequest.phoneNumber(number)
         let check = CodeCheck(code: try Self.code(code), number: number, purposes: [.changePhone], account: userId, owner: userId)
@@ -109,7 +109,7 @@ extension VerificationService {
     /// `requestPasswordResetBySmsCode`: sends a reset code to a user's number.
     /// - Throws: ``APIError`` ``APIError/Reason/mobilePhoneNumberNotFound`` (213), or
     ///   ``APIError/Reason/mobilePhoneNumberNotVerified`` (215) when only verified numbers may reset.
-    public func requestPasswordResetCode(_ request: SMSCodeRequest) async throws {
+    package func requestPasswordResetCode(_ request: SMSCodeRequest) async throws {
         let user = try await user(withNumber: request.phoneNumber)
         try checkResetAllowed(user)
         try await sendCode(request, purpose: .resetPasswordBySMS, userId: user.objectId)
@@ -120,7 +120,7 @@ extension VerificationService {
     /// session with ``AccountSettings/revokeSessionsOnPasswordChange``) and the lock-out cleared.
     /// - Throws: ``APIError`` ``APIError/Reason/passwordMissing``, ``APIError/Reason/invalidCode``,
     ///   ``APIError/Reason/accountLocked``.
-    public func resetPassword(code: String, phoneNumber: JSON?, password: JSON?) async throws {
+    package func resetPassword(code: String, phoneNumber: JSON?, password: JSON?) async throws {
         guard let password = password?.stringValue, !password.isEmpty else {
             throw APIError(.passwordMissing, "The new password must be a non-empty string.")
         }

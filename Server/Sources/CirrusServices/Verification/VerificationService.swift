@@ -8,12 +8,12 @@ import Logging
 /// Codes are 6 random digits, one live code per purpose and number, single use, valid for their lifetime and dead
 /// after ``MessagingSettings/maximumWrongCodeTries`` wrong tries. Sending and redeeming hold a lock per number (or
 /// address), so that "check the limits, send, record" and "check a code, use it, delete it" do not interleave.
-public struct VerificationService: Sendable {
-    public let users: UserService
+package struct VerificationService: Sendable {
+    package let users: UserService
     let transports: MessageTransports
     let locks = KeyedLock()
 
-    public init(users: UserService, transports: MessageTransports) {
+    package init(users: UserService, transports: MessageTransports) {
         self.users = users
         self.transports = transports
     }

@@ -1,11 +1,11 @@
 import CirrusModel
 
 /// One call to a provider's API: a `GET` of `url`, or a `POST` of `form` (URL-encoded) to it.
-public struct ProviderRequest: Sendable, Hashable {
-    public var url: String
-    public var form: [String: String]?
+package struct ProviderRequest: Sendable, Hashable {
+    package var url: String
+    package var form: [String: String]?
 
-    public init(url: String, form: [String: String]? = nil) {
+    package init(url: String, form: [String: String]? = nil) {
         self.url = url
         self.form = form
     }
@@ -16,7 +16,7 @@ public struct ProviderRequest: Sendable, Hashable {
     }
 
     /// `name=value&…`, every byte but RFC 3986's unreserved ones percent-encoded.
-    public static func encoded(_ items: [(String, String)]) -> String {
+    package static func encoded(_ items: [(String, String)]) -> String {
         items.map { percentEncoded($0.0) + "=" + percentEncoded($0.1) }.joined(separator: "&")
     }
 
@@ -32,18 +32,18 @@ public struct ProviderRequest: Sendable, Hashable {
 }
 
 /// A provider's reply.
-public struct ProviderReply: Sendable, Hashable {
-    public var status: Int
-    public var body: [UInt8]
+package struct ProviderReply: Sendable, Hashable {
+    package var status: Int
+    package var body: [UInt8]
 
-    public init(status: Int, body: [UInt8]) {
+    package init(status: Int, body: [UInt8]) {
         self.status = status
         self.body = body
     }
 }
 
 /// How the token checks reach providers (an HTTPS client in the server, or whatever an embedder supplies).
-public protocol ProviderClient: Sendable {
+package protocol ProviderClient: Sendable {
     /// Sends a request and reads the whole reply, all within `timeout`.
     /// - Throws: when no complete reply arrives in time (refused connection, timeout, TLS).
     func send(_ request: ProviderRequest, timeout: Duration) async throws -> ProviderReply
