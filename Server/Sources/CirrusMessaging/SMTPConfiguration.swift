@@ -1,11 +1,11 @@
-/// Where and how ``SMTPClient`` delivers mail.
+/// Where and how ``SMTPClient`` delivers mail; an app embedding the server sets it on its configuration.
 ///
 /// ```swift
-/// let configuration = SMTPConfiguration(
+/// var configuration = ServerConfiguration(dataDirectory: "cirrus-data")
+/// configuration.smtp = SMTPConfiguration(
 ///     host: "smtp.example.com", port: 587, security: .startTLS,
 ///     credentials: .init(username: "noreply@example.com", password: "secret")
 /// )
-/// let mail = SMTPClient(configuration: configuration)
 /// ```
 public struct SMTPConfiguration: Sendable {
     /// How the connection is protected.
