@@ -9,13 +9,11 @@ struct PostgresAccountMigrationTests {
     @Test("links are filled from existing users; e-mail addresses held in several cases postpone case-insensitive uniqueness without failing")
     func migration() async throws {
         try await PostgresTestDatabase.withSchema(poolSize: 2) { url in
-            do {
+            try await ConformanceFailure.recordingIssues {
                 try await AccountMigrationScenario.run(
                     open: { try PostgresStorageAdapter(url: url, connectionWait: PostgresTestDatabase.connectionWait) },
                     execute: { store, sql in try await (store as? PostgresStorageAdapter)?.execute(rawSQL: sql) }
                 )
-            } catch let failure as ConformanceFailure {
-                Issue.record(Comment(rawValue: failure.message), sourceLocation: SourceLocation(fileID: failure.fileID, filePath: failure.filePath, line: failure.line, column: failure.column))
             }
         }
     }

@@ -10,13 +10,11 @@ struct SQLiteAccountMigrationTests {
     func migration() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        do {
+        try await ConformanceFailure.recordingIssues {
             try await AccountMigrationScenario.run(
                 open: { try SQLiteStorageAdapter(path: directory.path + "/cirrus.sqlite") },
                 execute: { store, sql in try await (store as? SQLiteStorageAdapter)?.execute(rawSQL: sql) }
             )
-        } catch let failure as ConformanceFailure {
-            Issue.record(Comment(rawValue: failure.message), sourceLocation: SourceLocation(fileID: failure.fileID, filePath: failure.filePath, line: failure.line, column: failure.column))
         }
     }
 }

@@ -12,13 +12,6 @@ struct SQLiteConformanceTests {
 
     @Test("the SQLite store behaves as the conformance check requires", arguments: StorageConformance.checks)
     func conformance(_ check: StorageCheck) async throws {
-        do {
-            try await Self.conformance.run(check)
-        } catch let failure as ConformanceFailure {
-            Issue.record(
-                Comment(rawValue: failure.message),
-                sourceLocation: SourceLocation(fileID: failure.fileID, filePath: failure.filePath, line: failure.line, column: failure.column)
-            )
-        }
+        try await ConformanceFailure.recordingIssues { try await Self.conformance.run(check) }
     }
 }
