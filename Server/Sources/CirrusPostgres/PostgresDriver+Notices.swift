@@ -1,14 +1,19 @@
 import CirrusModel
-package import CirrusSQL
+import CirrusSQL
 import CirrusSQLStore
 package import CirrusStorage
 import Foundation
 import PostgresNIO
 
 /// Change notices between the instances sharing one database, over `LISTEN`/`NOTIFY` on one channel. A payload is
-/// `<schema> <JSON>`: instances serving another schema of the same database ignore it.
+/// `<schema> <JSON>`: instances serving another schema of the same database ignore it. The notice
+/// ``changeLogNotice`` says that a transaction appended to the change log; it makes the ``PostgresChangeLogReader``
+/// read.
 extension PostgresDriver {
     static let noticeChannel = "cirrus_changes"
+    /// The payload (after the schema) of a commit that appended to the change log: the same from every instance, so
+    /// PostgreSQL folds the notices of one transaction into one.
+    static let changeLogNotice = #"{"kind":"log"}"#
 
     /// Sends a notice on the channel; every other instance's ``notices()`` yields it. A notice that cannot be sent is
     /// logged: the others then see the change when their caches expire (sessions) or on their next start (schemas).
@@ -21,37 +26,60 @@ extension PostgresDriver {
         }
     }
 
-    /// The notices of the other instances. One pooled connection listens while the stream is iterated; when it is
-    /// lost, the stream yields ``ChangeNotice/everything`` once listening again, since notices may have been missed.
+    /// The notices of the other instances, for one consumer (the server's), from the start of listening (``open()``)
+    /// until the store closes. When the listening connection is lost, the stream yields ``ChangeNotice/everything``
+    /// once listening again, since notices may have been missed.
     package func notices() -> AsyncStream<ChangeNotice> {
-        AsyncStream { continuation in
-            let task = Task {
-                var lost = false
-                while !Task.isCancelled {
-                    do {
-                        try await listen(afterLoss: lost, continuation)
-                    } catch {
-                        if !Task.isCancelled { logger.warning("listening for change notices failed", metadata: ["error": "\(error)"]) }
-                    }
-                    lost = true
-                    try? await Task.sleep(for: .seconds(1))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        background.notices
+    }
+
+    /// Appends the records to the change-log table, notifying every instance's reader when the transaction commits
+    /// (1 000 rows to a statement, well below PostgreSQL's 65 535 parameters).
+    package func log(_ records: [ChangeRecord], in session: PostgresSession) async throws {
+        let rows = records.map(ChangeLogCodec.row)
+        let now = Timestamp.now()
+        for start in stride(from: 0, to: rows.count, by: 1_000) {
+            let chunk = Array(rows[start..<min(start + 1_000, rows.count)])
+            try await session.execute(PostgresDialect.appendChanges(chunk, at: now, notifying: Self.noticeChannel, notice: Self.changeLogNotice))
         }
     }
 
-    private func listen(afterLoss lost: Bool, _ continuation: AsyncStream<ChangeNotice>.Continuation) async throws {
+    /// Listens on the channel and reads the change log until the driver closes (reconnecting after a loss); started
+    /// once the migrations have run.
+    package func start() async throws {
+        // The log so far is history: this instance's subscribers get what commits from now on.
+        let last = try await collectRows(PostgresDialect.lastChangeSequence).first?.first?.integer ?? 0
+        changeLogReader.begin(at: last)
+        background.start { [self] in
+            var lost = false
+            while !Task.isCancelled {
+                do {
+                    try await listen(afterLoss: lost)
+                } catch {
+                    if !Task.isCancelled { logger.warning("listening for change notices failed", metadata: ["error": "\(error)"]) }
+                }
+                lost = true
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        background.start { [self] in await changeLogReader.run(on: self) }
+    }
+
+    private func listen(afterLoss lost: Bool) async throws {
         try await withConnection { connection in
             let schema = try await PostgresSession(connection, self).rows(PostgresDialect.currentSchema).first?.first?.text ?? ""
             try await connection.listen(on: Self.noticeChannel) { notifications in
-                if lost { continuation.yield(.everything) }
+                if lost { self.background.yield(.everything) }
+                // Anything appended while no one listened is read now.
+                self.changeLogReader.poke()
                 for try await notification in notifications {
-                    guard let space = notification.payload.firstIndex(of: " "), notification.payload[..<space] == schema,
-                        let notice = Self.decode(String(notification.payload[notification.payload.index(after: space)...]), ignoring: self.instanceId)
-                    else { continue }
-                    continuation.yield(notice)
+                    guard let space = notification.payload.firstIndex(of: " "), notification.payload[..<space] == schema else { continue }
+                    let body = notification.payload[notification.payload.index(after: space)...]
+                    if body == Self.changeLogNotice {
+                        self.changeLogReader.poke()
+                    } else if let notice = Self.decode(String(body), ignoring: self.instanceId) {
+                        self.background.yield(notice)
+                    }
                 }
             }
         }
@@ -62,68 +90,52 @@ extension PostgresDriver {
         case .schema(let className): ["from": .string(instance), "kind": "schema", "class": .string(className)]
         case .sessions: ["from": .string(instance), "kind": "sessions"]
         case .everything: ["from": .string(instance), "kind": "everything"]
-        case .objects(let change):
-            [
-                "from": .string(instance), "kind": "objects", "change": .string(change.kind.rawValue), "class": .string(change.className),
-                "ids": .array(change.objectIds.map(JSON.string)),
-            ]
         }
-    }
-
-    /// PostgreSQL refuses a payload of 8 000 bytes or more: object changes go in pieces well below that.
-    static let payloadBudget = 6_000
-
-    /// The `SELECT pg_notify(…), …` statements for the object changes of a transaction's commands (none when they
-    /// changed no object). Run inside the write transaction, the notices reach the other instances when (and only
-    /// if) it commits, without a transaction of their own. Consecutive changes of one kind to one class share a
-    /// notice, and a statement makes at most 500 calls (a select list holds at most 1 664 entries).
-    package func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
-        var changes: [ObjectChange] = []
-        for (command, result) in zip(commands, results) {
-            guard case .success(let written) = result, let change = ObjectChange(command, result: written) else { continue }
-            if let last = changes.last, last.kind == change.kind, last.className == change.className {
-                changes[changes.count - 1].objectIds += change.objectIds
-            } else {
-                changes.append(change)
-            }
-        }
-        let payloads = changes.flatMap(Self.pieces(of:)).map { JSONWriter.string(Self.encode(.objects($0), from: instanceId)) }
-        return stride(from: 0, to: payloads.count, by: 500).map { start in
-            PostgresDialect.notify(Self.noticeChannel, Array(payloads[start..<min(start + 500, payloads.count)]))
-        }
-    }
-
-    /// The change split so that each piece's ids fit the payload budget (a class name is at most 128 characters).
-    static func pieces(of change: ObjectChange) -> [ObjectChange] {
-        var pieces: [ObjectChange] = []
-        var current: [String] = []
-        var size = 0
-        for id in change.objectIds {
-            if size + id.utf8.count + 3 > payloadBudget - 300, !current.isEmpty {
-                pieces.append(ObjectChange(kind: change.kind, className: change.className, objectIds: current))
-                current = []
-                size = 0
-            }
-            current.append(id)
-            size += id.utf8.count + 3
-        }
-        if !current.isEmpty { pieces.append(ObjectChange(kind: change.kind, className: change.className, objectIds: current)) }
-        return pieces
     }
 
     /// The notice in a payload, unless this instance sent it or it is malformed.
     static func decode(_ payload: String, ignoring instance: String) -> ChangeNotice? {
-        guard let json = try? JSONParser.parse(payload), json["from"]?.stringValue != instance else { return nil }
+        guard let json = try? JSONParser.parse(payload), let from = json["from"]?.stringValue, from != instance else { return nil }
         switch json["kind"]?.stringValue {
         case "schema": return json["class"]?.stringValue.map { .schema(className: $0) }
         case "sessions": return .sessions
         case "everything": return .everything
-        case "objects":
-            guard let kind = json["change"]?.stringValue.flatMap(ObjectChange.Kind.init(rawValue:)), let className = json["class"]?.stringValue,
-                let ids = json["ids"]?.arrayValue?.compactMap(\.stringValue)
-            else { return nil }
-            return .objects(ObjectChange(kind: kind, className: className, objectIds: ids))
         default: return nil
         }
+    }
+}
+
+/// The driver's background work (the listener, the change-log reader) and the stream of notices it yields; ended by
+/// ``stop()`` when the driver closes.
+final class DriverBackground: Sendable {
+    private let lock = Lock()
+    nonisolated(unsafe) private var tasks: [Task<Void, Never>] = []
+    nonisolated(unsafe) private var stopped = false
+    let notices: AsyncStream<ChangeNotice>
+    private let continuation: AsyncStream<ChangeNotice>.Continuation
+
+    init() {
+        (notices, continuation) = AsyncStream.makeStream(of: ChangeNotice.self, bufferingPolicy: .bufferingNewest(1_000))
+    }
+
+    func start(_ work: @escaping @Sendable () async -> Void) {
+        lock.withLock {
+            guard !stopped else { return }
+            tasks.append(Task { await work() })
+        }
+    }
+
+    func yield(_ notice: ChangeNotice) {
+        continuation.yield(notice)
+    }
+
+    func stop() async {
+        let running = lock.withLock {
+            stopped = true
+            return tasks
+        }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+        continuation.finish()
     }
 }

@@ -25,13 +25,20 @@ package final class PostgresDriver: SQLDriver {
     let watch = ConnectionWatch()
     /// Names this instance in the change notices it sends, so that it ignores its own.
     let instanceId = UUID().uuidString
+    /// The committed object changes of every instance sharing the database, as this instance reads them.
+    package let changeLog = ChangeLog()
+    /// Reads the change-log table into ``changeLog``.
+    let changeLogReader: PostgresChangeLogReader
+    /// The listener of notices and the change-log reader, started by ``open()``.
+    let background = DriverBackground()
     private let runner: Task<Void, Never>
     private let replicaRunner: Task<Void, Never>?
 
     init(
         configuration: PostgresClient.Configuration, replica replicaConfiguration: PostgresClient.Configuration?,
-        connectDeadline: Duration, connectionWait: Duration, logger: Logger
+        connectDeadline: Duration, connectionWait: Duration, changeLogRetention: Duration, logger: Logger
     ) {
+        changeLogReader = PostgresChangeLogReader(retention: changeLogRetention)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         let replica = replicaConfiguration.map { PostgresClient(configuration: $0, backgroundLogger: logger) }
@@ -114,6 +121,7 @@ package final class PostgresDriver: SQLDriver {
 
     /// Ends the pools' connections.
     package func close() async throws {
+        await background.stop()
         runner.cancel()
         replicaRunner?.cancel()
         await runner.value

@@ -12,12 +12,15 @@ extension SQLStore where Driver == PostgresDriver {
     ///   - connectDeadline: how long ``prepare()`` waits for the first connection before it reports the database
     ///     unreachable.
     ///   - connectionWait: how long work waits for a free pool connection before it fails.
+    ///   - changeLogRetention: how long the change-log table keeps a record (for instances and clients catching up).
     package convenience init(
         configuration: PostgresClient.Configuration, replica: PostgresClient.Configuration? = nil,
-        connectDeadline: Duration = .seconds(15), connectionWait: Duration = .seconds(10), logger: Logger = Logger(label: "cirrus.postgres")
+        connectDeadline: Duration = .seconds(15), connectionWait: Duration = .seconds(10), changeLogRetention: Duration = .seconds(600),
+        logger: Logger = Logger(label: "cirrus.postgres")
     ) {
         self.init(driver: PostgresDriver(
-            configuration: configuration, replica: replica, connectDeadline: connectDeadline, connectionWait: connectionWait, logger: logger
+            configuration: configuration, replica: replica, connectDeadline: connectDeadline, connectionWait: connectionWait,
+            changeLogRetention: changeLogRetention, logger: logger
         ))
     }
 
@@ -28,14 +31,15 @@ extension SQLStore where Driver == PostgresDriver {
     ///   - statementTimeout: the longest a statement may run (and a transaction stay idle) before PostgreSQL cancels
     ///     it; `nil` for no limit.
     ///   - connectionWait: how long work waits for a free pool connection before it fails.
+    ///   - changeLogRetention: how long the change-log table keeps a record.
     package convenience init(
         url: String, replicaURL: String? = nil, statementTimeout: Duration? = nil, connectionWait: Duration = .seconds(10),
-        logger: Logger = Logger(label: "cirrus.postgres")
+        changeLogRetention: Duration = .seconds(600), logger: Logger = Logger(label: "cirrus.postgres")
     ) throws {
         let limit = { PostgresURL.limitingStatements($0, to: statementTimeout) }
         self.init(
             configuration: limit(try PostgresURL.configuration(url)), replica: try replicaURL.map(PostgresURL.configuration).map(limit),
-            connectionWait: connectionWait, logger: logger
+            connectionWait: connectionWait, changeLogRetention: changeLogRetention, logger: logger
         )
     }
 }

@@ -22,6 +22,10 @@ package protocol SQLDriver: Sendable {
     /// Waits until the database answers, before the migrations run.
     func open() async throws
 
+    /// Starts the driver's background work (listening to other instances, reading the change log), once the
+    /// migrations have run.
+    func start() async throws
+
     /// Runs `body` on one connection as one consistent read.
     /// - Parameter replica: the read may go to a replica that has replayed every committed write (queries may;
     ///   gets by id, sessions, codes and accounts do not).
@@ -43,9 +47,12 @@ package protocol SQLDriver: Sendable {
     /// What went wrong, as the engine tells it (its code and message).
     func describe(_ error: any Error) -> String
 
-    /// The statements that tell the other instances sharing the database about a transaction's committed changes,
-    /// run inside it (so they reach the others only if it commits); none for a database one process uses.
-    func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment]
+    /// The change log this process reads: the committed object changes of the database, in commit order.
+    var changeLog: ChangeLog { get }
+
+    /// Adds a transaction's change records to the change log, inside the transaction: they reach ``changeLog`` (every
+    /// instance's, where several share the database) when, and only if, it commits, in commit order.
+    func log(_ records: [ChangeRecord], in session: Session) async throws
 
     /// Tells the other instances about a committed change.
     func announce(_ notice: ChangeNotice) async
@@ -61,10 +68,8 @@ extension SQLDriver {
     /// An embedded database answers once opened.
     package func open() async throws {}
 
-    /// One process per database (SQLite): no one to tell.
-    package func noticeStatements(_ commands: [WriteCommand], _ results: [Result<WriteResult, StorageError>]) -> [SQLFragment] {
-        []
-    }
+    /// Nothing runs in the background of an embedded database.
+    package func start() async throws {}
 
     package func announce(_ notice: ChangeNotice) async {}
 

@@ -20,7 +20,7 @@ extension SQLStore {
                     results.append(result)
                 }
                 if failed { throw AtomicBatchFailed(results: results) }
-                for notices in self.driver.noticeStatements(commands, results) { try await session.execute(notices) }
+                if !transaction.changes.isEmpty { try await self.driver.log(transaction.changes, in: session) }
                 return (results, transaction.createdTables)
             }
             for (className, table) in created { tables.record(className: className, table: table) }

@@ -35,6 +35,7 @@ package final class SQLStore<Driver: SQLDriver>: StorageAdapter {
             }
             try await self.migrateUserTable(session, applied: applied)
         }
+        try await driver.start()
     }
 
     /// Applies the pending ``SystemSchema/userTableMigrations(_:)`` in the migrations' transaction: to the `_User`
@@ -121,6 +122,8 @@ final class Outcome<T>: @unchecked Sendable {
 }
 
 extension SQLStore {
+    package var changeLog: ChangeLog { driver.changeLog }
+
     package func announce(_ notice: ChangeNotice) async {
         await driver.announce(notice)
     }

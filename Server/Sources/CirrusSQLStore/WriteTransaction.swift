@@ -8,6 +8,8 @@ final class WriteTransaction<Driver: SQLDriver> {
     let session: Driver.Session
     /// Tables created in this transaction, recorded in the store's directory only after commit.
     private(set) var createdTables: [String: String] = [:]
+    /// The object changes of the commands that succeeded, for the change log.
+    private(set) var changes: [ChangeRecord] = []
 
     init(store: SQLStore<Driver>, session: Driver.Session) {
         self.store = store
@@ -22,7 +24,7 @@ final class WriteTransaction<Driver: SQLDriver> {
     /// - Throws: when the savepoint itself fails: the command's failure when the database ended the whole transaction
     ///   with it (SQLite does on an interrupt), else the savepoint's.
     func runInSavepoint(_ command: WriteCommand) async throws -> Result<WriteResult, StorageError> {
-        let tablesBefore = createdTables
+        let (tablesBefore, changesBefore) = (createdTables, changes.count)
         try await session.execute(SavepointStatements.begin)
         let result = await run(command)
         if case .failure(let failure) = result {
@@ -32,6 +34,7 @@ final class WriteTransaction<Driver: SQLDriver> {
                 throw failure
             }
             createdTables = tablesBefore
+            changes.removeSubrange(changesBefore...)
         } else {
             try await session.execute(SavepointStatements.release)
         }
@@ -84,6 +87,7 @@ final class WriteTransaction<Driver: SQLDriver> {
             try await session.execute(registry.addMembers(owner: object.className, field: field, objectId: object.objectId, targets: targets))
         }
         try await runAccountWrites(insert.accountWrites)
+        changes.append(.created(object))
         return object
     }
 
@@ -97,13 +101,21 @@ final class WriteTransaction<Driver: SQLDriver> {
         let compiler = ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases, readers: update.readers)
         let condition = Self.restricted(update.condition.map(compiler.compileReadable), to: compiler.writable(by: update.writers))
         let statements = ObjectStatements(dialect: dialect, table: table)
+        // The object before the update, for the change log: read and locked by the update itself where the dialect
+        // can, else read first (SQLite's one writer keeps it unchanged until the update).
+        let priorInStatement = dialect.rowLockClause != nil
+        var prior = priorInStatement ? nil : try await session.rows(statements.select(ids: [update.objectId])).first
         let statement = statements.update(
-            id: update.objectId, document: document, updatedAt: update.updatedAt, acl: update.changes.acl.map { $0?.wire }, condition: condition
+            id: update.objectId, document: document, updatedAt: update.updatedAt, acl: update.changes.acl.map { $0?.wire }, condition: condition,
+            returningPrior: priorInStatement
         )
         guard let row = try await session.rows(statement).first else {
             throw try await missOrMismatch(statements, update.className, update.objectId, writers: update.writers)
         }
+        if priorInStatement { prior = Array(row.dropFirst(5)) }
         let object = try StoredRow.decode(row, className: update.className)
+        guard let prior else { throw StorageError.database("the prior state of an updated \(update.className) was not read") }
+        let before = try StoredRow.decode(prior, className: update.className).object
         if object.encodedSize > update.maximumSize {
             throw StorageError.objectTooLarge(size: object.encodedSize, limit: update.maximumSize)
         }
@@ -116,6 +128,7 @@ final class WriteTransaction<Driver: SQLDriver> {
             }
         }
         try await runAccountWrites(update.accountWrites)
+        changes.append(.updated(from: before, to: object.object, changes: update.changes))
         return object.object
     }
 
@@ -126,7 +139,9 @@ final class WriteTransaction<Driver: SQLDriver> {
         let statements = ObjectStatements(dialect: dialect, table: table)
         let compiler = ConditionCompiler(dialect: dialect, schema: delete.schema, readers: delete.readers)
         let condition = Self.restricted(delete.condition.map(compiler.compileReadable), to: compiler.writable(by: delete.writers))
-        let deleted = try await session.rows(statements.delete(ids: delete.objectIds, condition: condition)).compactMap { $0.first?.text }
+        let removed = try await session.rows(statements.delete(ids: delete.objectIds, condition: condition))
+            .map { try StoredRow.decode($0, className: delete.className).object }
+        let deleted = removed.map(\.objectId)
         if deleted.isEmpty, delete.objectIds.count == 1 {
             throw try await missOrMismatch(statements, delete.className, delete.objectIds[0], writers: delete.writers)
         }
@@ -136,6 +151,7 @@ final class WriteTransaction<Driver: SQLDriver> {
                 try await session.execute(statement)
             }
         }
+        changes += removed.map(ChangeRecord.deleted)
         return deleted
     }
 

@@ -12,6 +12,8 @@ package import GRDB
 package struct SQLiteDriver: SQLDriver {
     package let pool: DatabasePool
     package let dialect = SQLiteDialect()
+    /// The change log: one process writes the file, so the log lives in that process's memory.
+    package let changeLog = ChangeLog()
 
     init(path: String, readers: Int, statementTimeout: Duration?, regexBudgetMilliseconds: Int) throws {
         var configuration = Configuration()
@@ -44,6 +46,12 @@ package struct SQLiteDriver: SQLDriver {
             let session = SQLiteSession(db: db, dialect: dialect)
             return try ConnectionExecutor.run { try await body(session) }
         }
+    }
+
+    /// Hands the records to the change log once the transaction commits, on the writer: in commit order.
+    package func log(_ records: [ChangeRecord], in session: SQLiteSession) async throws {
+        let changeLog = changeLog
+        session.db.afterNextTransaction(onCommit: { _ in changeLog.append(records) })
     }
 
     /// A refusal raised inside the statement (``SQLiteRefusal``), or the statement clock's interruption past the

@@ -3,7 +3,7 @@ import CirrusFileStorage
 import CirrusMessaging
 import CirrusMigration
 import CirrusS3
-package import CirrusServices
+import CirrusServices
 package import CirrusStorage
 import Foundation
 package import Hummingbird
@@ -18,7 +18,7 @@ public struct CirrusServer: Sendable {
     package let store: any StorageAdapter
     package let application: Application<CirrusResponder>
     /// The object changes of this server and of the others sharing its database, for subscribers.
-    package let changes: ObjectChangeFeed
+    package let changes: ChangeLog
     /// The open connections, at most the configured number (lowered to what the file limit allows).
     package let connections: ConnectionLimiter
     /// How long a graceful shutdown may take before the rest is cancelled.

@@ -123,8 +123,12 @@ package protocol AccountStorage: Sendable {
     func sendCount(target: String, since: Timestamp) async throws -> Int
 }
 
-/// The changes the instances sharing one database tell each other.
+/// The changes the instances sharing one database tell each other, and the change log of committed object writes.
 package protocol ChangeNoticeStorage: Sendable {
+    /// The committed creates, updates and deletes of objects, in commit order, with the objects before and after:
+    /// on a database several instances share, every instance's writes.
+    var changeLog: ChangeLog { get }
+
     /// Tells the other instances sharing this database about a committed change. A store only one process uses
     /// has no one to tell.
     func announce(_ notice: ChangeNotice) async

@@ -22,3 +22,16 @@ package struct StoredObject: Sendable, Hashable {
         self.fields = fields
     }
 }
+
+extension StoredObject {
+    /// The object as the model's condition evaluator sees it.
+    package var subject: ConditionSubject {
+        ConditionSubject(className: className, objectId: objectId, createdAt: createdAt, updatedAt: updatedAt, fields: fields)
+    }
+
+    /// Whether one of `principals` (`nil`: the master key) may read or write the object.
+    package func grants(_ right: ACL.Right, to principals: [String]?) -> Bool {
+        guard let principals else { return true }
+        return ACL.grants(right, in: acl, to: principals)
+    }
+}

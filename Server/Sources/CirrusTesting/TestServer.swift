@@ -74,7 +74,7 @@ package struct TestClient: Sendable {
     /// The server's store, for checks that no endpoint exposes yet (relation members).
     package let store: any StorageAdapter
     /// The object changes the server publishes to its subscribers.
-    package let changes: ObjectChangeFeed
+    package let changes: ChangeLog
     /// The e-mails the server sent (unless a test configured another mail transport).
     package let mailOutbox: OutboxMailSender
     /// The SMS messages the server sent (unless a test configured another SMS transport).

@@ -187,6 +187,8 @@ final class CountingStore: StorageAdapter {
         self.base = base
     }
 
+    var changeLog: ChangeLog { base.changeLog }
+
     var pointerFetches: Int { counts.withLock { $0.pointers } }
     var fetchesById: Int { counts.withLock { $0.byId } }
     func reset() { counts.withLock { $0 = (0, 0) } }

@@ -1,5 +1,6 @@
 import CirrusModel
 @testable import CirrusPostgres
+import CirrusSQL
 import CirrusSQLStore
 import CirrusStorage
 import Foundation
@@ -9,27 +10,38 @@ import Testing
 struct PostgresNoticeTests {
     @Test("every notice survives its payload encoding, and another instance's notices are told from this one's own")
     func roundTrip() {
-        let notices: [ChangeNotice] = [
-            .schema(className: "Post"), .sessions, .everything, .objects(ObjectChange(kind: .deleted, className: "Post", objectIds: ["a", "b"])),
-        ]
+        let notices: [ChangeNotice] = [.schema(className: "Post"), .sessions, .everything]
         for notice in notices {
             let payload = JSONWriter.string(PostgresDriver.encode(notice, from: "one"))
             #expect(PostgresDriver.decode(payload, ignoring: "two") == notice)
             #expect(PostgresDriver.decode(payload, ignoring: "one") == nil)
         }
         #expect(PostgresDriver.decode(#"{"from":"x","kind":"objects","change":"moved","class":"P","ids":[]}"#, ignoring: "y") == nil)
+        #expect(PostgresDriver.decode(PostgresDriver.changeLogNotice, ignoring: "y") == nil)
     }
 
-    @Test("a change of many objects goes in pieces whose payloads stay under PostgreSQL's 8000 bytes, keeping every id in order")
-    func pieces() {
-        let ids = (0..<2_000).map { String(format: "%024d", $0) }
-        let change = ObjectChange(kind: .created, className: String(repeating: "C", count: 128), objectIds: ids)
-        let pieces = PostgresDriver.pieces(of: change)
-        #expect(pieces.count > 1)
-        #expect(pieces.flatMap(\.objectIds) == ids)
-        for piece in pieces {
-            let payload = JSONWriter.string(PostgresDriver.encode(.objects(piece), from: "0123456789abcdef0123456789abcdef"))
-            #expect(payload.utf8.count + 64 < 8_000)
+    @Test("a change record survives the change-log table's row encoding: images, ACL, updated keys")
+    func changeLogRows() throws {
+        let before = StoredObject(
+            className: "Post", objectId: "p1", createdAt: Timestamp(millisecondsSince1970: 1_000), updatedAt: Timestamp(millisecondsSince1970: 2_000),
+            acl: ["*": ["read": true]], fields: ["title": "a", "n": 1, "when": ["__type": "Date", "iso": "2026-01-01T00:00:00.000Z"]]
+        )
+        var after = before
+        after.fields["title"] = "b"
+        after.acl = nil
+        after.updatedAt = Timestamp(millisecondsSince1970: 3_000)
+        let records = [
+            ChangeRecord(sequence: 7, kind: .updated, className: "Post", objectId: "p1", before: before, after: after, updatedKeys: ["ACL", "title"]),
+            ChangeRecord(sequence: 8, kind: .created, className: "Post", objectId: "p1", before: nil, after: before),
+            ChangeRecord(sequence: 9, kind: .deleted, className: "Post", objectId: "p1", before: after, after: nil),
+        ]
+        for record in records {
+            let row = ChangeLogCodec.row(record)
+            let values: [SQLValue] = [
+                .int(record.sequence), .text(row.kind), .text(row.className), .text(row.objectId), row.before.map(SQLValue.text) ?? .null,
+                row.after.map(SQLValue.text) ?? .null, .text(row.updatedKeys),
+            ]
+            #expect(try ChangeLogCodec.record(values) == record)
         }
     }
 }

@@ -1,8 +1,8 @@
-/// The functions the PostgreSQL dialect's SQL calls, created by the system migrations (``SystemSchema/migrations(_:)``
+/// The functions the PostgreSQL dialect's SQL calls (and the change log, PostgresDialect+ChangeLog.swift), created by the system migrations (``SystemSchema/migrations(_:)``
 /// puts each at its place in the order of names).
 extension PostgresDialect {
-    package var functionMigrations: [SystemSchema.Migration] {
-        [Self.jsonPathFunctions, Self.doubleFunction, Self.exactDoubleFunction]
+    package var dialectMigrations: [SystemSchema.Migration] {
+        [Self.jsonPathFunctions, Self.doubleFunction, Self.exactDoubleFunction, Self.changeLogTable]
     }
 
     /// PostgreSQL: nested writes that behave like SQLite's `json_set` and `json_remove`, which the SQLite

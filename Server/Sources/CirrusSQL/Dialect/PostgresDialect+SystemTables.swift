@@ -37,6 +37,8 @@ extension PostgresDialect {
         "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(bind: .text("cirrus-class:" + className)), 0))"
     }
 
+    package var rowLockClause: String? { "FOR UPDATE" }
+
     /// `EXPLAIN` with sequential scans discouraged: whether an index *can* answer, however few rows the table holds.
     package func queryPlan(of statement: SQLFragment) -> (setup: [SQLFragment], explain: SQLFragment, detailColumn: Int) {
         (["SET LOCAL enable_seqscan = off"], "EXPLAIN " + statement, 0)

@@ -164,9 +164,10 @@ package protocol SQLDialect: Sendable {
 
     // MARK: System tables
 
-    /// The migrations creating the functions this dialect's SQL calls in the database (SQLite's are registered by
-    /// its adapter on each connection instead); ``SystemSchema/migrations(_:)`` orders them by name with the others.
-    var functionMigrations: [SystemSchema.Migration] { get }
+    /// The migrations only this dialect has: the functions its SQL calls in the database (SQLite's are registered by
+    /// its adapter on each connection instead) and the change-log table of instances sharing the database;
+    /// ``SystemSchema/migrations(_:)`` orders them by name with the others.
+    var dialectMigrations: [SystemSchema.Migration] { get }
 
     /// `text` with its ASCII letters lower-cased and no others, whatever the database's collation.
     func asciiLowercased(_ text: SQLFragment) -> SQLFragment
@@ -192,6 +193,11 @@ package protocol SQLDialect: Sendable {
     /// The statement that holds, until the transaction ends, the lock of creating the table of `className`; `nil` where
     /// one process at a time uses the database.
     func classCreationLock(_ className: String) -> SQLFragment?
+
+    /// The clause that makes a `SELECT` lock the rows it reads until the transaction ends (`FOR UPDATE`); `nil` where
+    /// the one writer excludes every other (SQLite). Where there is one, an update reads the object's prior state in
+    /// its own statement (``ObjectStatements/update(id:document:updatedAt:acl:condition:returningPrior:)``).
+    var rowLockClause: String? { get }
 
     /// How to read the plan the database chooses for `statement`, preferring indexes where it can: `setup` runs first
     /// in the same transaction, and each row of `explain` holds a line of the plan in column `detailColumn`.

@@ -1,7 +1,7 @@
 /// What the system tables' statements need of SQLite (``SystemSchema``, ``AccountStatements``).
 extension SQLiteDialect {
     /// None: the functions SQLite's SQL calls are registered by its adapter on each connection.
-    package var functionMigrations: [SystemSchema.Migration] { [] }
+    package var dialectMigrations: [SystemSchema.Migration] { [] }
 
     /// SQLite's built-in `lower` changes ASCII letters only.
     package func asciiLowercased(_ text: SQLFragment) -> SQLFragment {
@@ -35,6 +35,8 @@ extension SQLiteDialect {
     package var migrationLock: SQLFragment? { nil }
 
     package func classCreationLock(_ className: String) -> SQLFragment? { nil }
+
+    package var rowLockClause: String? { nil }
 
     /// `EXPLAIN QUERY PLAN`; the read before it reloads the connection's schema (EXPLAIN reads nothing, so it would
     /// plan with a cached schema that lacks an index another connection has just added).

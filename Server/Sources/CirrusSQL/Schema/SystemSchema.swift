@@ -47,7 +47,7 @@ package enum SystemSchema {
             authLinks(dialect),
         ]
         // The dialect's own functions, each at its place in the order of names.
-        return (list + dialect.functionMigrations).sorted { $0.name < $1.name }
+        return (list + dialect.dialectMigrations).sorted { $0.name < $1.name }
     }
 
     /// One row per linked third-party account: the unique index on `(platform, uid)` is what makes an account

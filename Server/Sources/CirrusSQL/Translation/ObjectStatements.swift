@@ -33,23 +33,42 @@ package struct ObjectStatements: Sendable {
     }
 
     /// `UPDATE … RETURNING` the row; matches nothing when the object is missing or `condition` fails.
+    ///
+    /// With `returningPrior` (only where the dialect has a ``SQLDialect/rowLockClause``), the row is read and locked in
+    /// the same statement and returned after the updated one: ten columns, the object after the update, then before it.
     package func update(
-        id: String, document: SQLFragment?, updatedAt: Timestamp, acl: JSON??, condition: SQLFragment?
+        id: String, document: SQLFragment?, updatedAt: Timestamp, acl: JSON??, condition: SQLFragment?, returningPrior: Bool = false
     ) -> SQLFragment {
         var assignments: [SQLFragment] = ["\"updated_at\" = \(bind: .int(updatedAt.millisecondsSince1970))"]
         if let document { assignments.append("\"data\" = \(document)") }
         if let acl { assignments.append("\"acl\" = \(acl.map(dialect.documentParameter) ?? "NULL")") }
-        var statement: SQLFragment = "UPDATE \(raw: quotedTable) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = \(bind: .text(id))"
+        var statement: SQLFragment = "UPDATE \(raw: quotedTable) SET \(assignments.joined(separator: ", "))"
+        if returningPrior, let lock = dialect.rowLockClause {
+            statement.append(
+                " FROM (SELECT \"id\" AS \"prior_id\", \"created_at\" AS \"prior_created_at\", \"updated_at\" AS \"prior_updated_at\", "
+                    + "\"acl\" AS \"prior_acl\", \"data\" AS \"prior_data\" FROM \(raw: quotedTable) WHERE \"id\" = \(bind: .text(id)) \(raw: lock)) AS \"prior\" "
+                    + "WHERE \"id\" = \"prior_id\""
+            )
+        } else {
+            statement.append(" WHERE \"id\" = \(bind: .text(id))")
+        }
         if let condition { statement.append(" AND \(condition)") }
         statement.append(" RETURNING \(raw: columns)")
+        if returningPrior, dialect.rowLockClause != nil { statement.append(", \(raw: priorColumns)") }
         return statement
     }
 
-    /// `DELETE` the listed objects that satisfy `condition`, returning the deleted ids.
+    /// The prior row's columns, in ``columns``' order (their names differ from the table's, so neither needs qualifying).
+    private var priorColumns: String {
+        ["\"prior_id\"", "\"prior_created_at\"", "\"prior_updated_at\"", dialect.documentText("prior_acl"), dialect.documentText("prior_data")]
+            .joined(separator: ", ")
+    }
+
+    /// `DELETE` the listed objects that satisfy `condition`, returning the deleted rows (``columns``).
     package func delete(ids: [String], condition: SQLFragment?) -> SQLFragment {
         var statement: SQLFragment = "DELETE FROM \(raw: quotedTable) WHERE \"id\" IN (\(ids.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ")))"
         if let condition { statement.append(" AND \(condition)") }
-        statement.append(" RETURNING \"id\"")
+        statement.append(" RETURNING \(raw: columns)")
         return statement
     }
 

@@ -62,7 +62,7 @@ extension ObjectService {
     }
 
     /// The checks of a read: the class's find permission, then ``authorizeNaming(_:schema:condition:sorting:caller:)``.
-    func authorizeQuery(_ className: String, schema: ClassSchema?, condition: Condition, sorting: [FieldPath], caller: Caller) async throws {
+    package func authorizeQuery(_ className: String, schema: ClassSchema?, condition: Condition, sorting: [FieldPath], caller: Caller) async throws {
         try policy.check(.find, on: className, schema: schema, caller: caller)
         try await authorizeNaming(className, schema: schema, condition: condition, sorting: sorting, caller: caller)
     }

@@ -17,8 +17,8 @@ package struct ObjectService: Sendable {
     package var visibility: FieldVisibility { FieldVisibility(fileURLBase: configuration.fileURLBase) }
     /// The users and roles of recently seen session tokens.
     package let sessionCache = SessionCache()
-    /// The object changes of this instance and of the others sharing its database.
-    package let changes = ObjectChangeFeed()
+    /// The committed object changes of this instance and of the others sharing its database.
+    package var changes: ChangeLog { store.changeLog }
 
     package init(store: any StorageAdapter, schemas: SchemaCache, configuration: ServiceConfiguration, logger: Logger) {
         self.store = store
@@ -108,10 +108,8 @@ package struct ObjectService: Sendable {
 
     /// Updates the schema cache with the field types a committed command introduced, and forgets the cached
     /// sessions when the command may have changed who a session stands for; tells the other instances sharing the
-    /// database to do the same. With its `result`, passes the object change on to this instance's subscribers (the
-    /// store told the other instances within the write's transaction).
+    /// database to do the same. (The object change itself went to the change log in the write's transaction.)
     package func record(_ command: WriteCommand, result: WriteResult? = nil) async {
-        if let result, let change = ObjectChange(command, result: result) { changes.publish(change) }
         var newFields: (className: String, fields: [String: FieldType])?
         switch command {
         case .insert(let insert): newFields = (insert.object.className, insert.newFields)
@@ -133,7 +131,6 @@ package struct ObjectService: Sendable {
         switch notice {
         case .schema(let className): schemas.invalidate(className)
         case .sessions: sessionCache.removeAll()
-        case .objects(let change): changes.publish(change)
         case .everything:
             schemas.invalidateAll()
             sessionCache.removeAll()

@@ -37,6 +37,7 @@ extension InMemoryState {
             addMembers(object.className, object.objectId, field, targets)
         }
         for write in insert.accountWrites { try apply(write) }
+        pendingChanges.append(.created(object))
         return object
     }
 
@@ -62,6 +63,7 @@ extension InMemoryState {
             removeMembers(update.className, update.objectId, field, removed)
         }
         for write in update.accountWrites { try apply(write) }
+        pendingChanges.append(.updated(from: current, to: changed, changes: update.changes))
         return changed
     }
 
@@ -77,6 +79,7 @@ extension InMemoryState {
         if deleted.isEmpty, delete.objectIds.count == 1 {
             throw missOrMismatch(delete.className, delete.objectIds[0], writers: delete.writers)
         }
+        pendingChanges += deleted.compactMap { stored.entries[$0]?.object }.map(ChangeRecord.deleted)
         remove(deleted, of: delete.className)
         return deleted
     }

@@ -20,6 +20,8 @@ struct InMemoryState: Sendable {
     var links: [String: [String: String]] = [:]
     /// The insertion number the next object gets: the order of a find without an explicit order.
     var nextSequence = 0
+    /// The object changes of the writes run on this state since the store last took them for its change log.
+    var pendingChanges: [ChangeRecord] = []
 
     /// One row of a relation field: `owner`'s field `field` lists `target`.
     struct RelationRow: Sendable, Hashable {
@@ -64,17 +66,6 @@ struct InMemoryClass: Sendable {
 }
 
 extension StoredObject {
-    /// The object as conditions see it.
-    var subject: ConditionSubject {
-        ConditionSubject(className: className, objectId: objectId, createdAt: createdAt, updatedAt: updatedAt, fields: fields)
-    }
-
-    /// Whether one of `principals` (`nil`: the master key) may read or write the object.
-    func grants(_ right: ACL.Right, to principals: [String]?) -> Bool {
-        guard let principals else { return true }
-        return ACL.grants(right, in: acl, to: principals)
-    }
-
     /// The size in bytes of the document as JSON text, which the size limit bounds.
     var encodedSize: Int {
         JSONWriter.bytes(.object(fields)).count

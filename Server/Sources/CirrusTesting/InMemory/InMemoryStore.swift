@@ -8,7 +8,15 @@ package import CirrusStorage
 /// and relations itself (``InMemoryResolver``). The state is one value behind an actor: a batch of writes changes a
 /// copy, which replaces the state only when the batch commits.
 package actor InMemoryStore: StorageAdapter {
-    private var state = InMemoryState()
+    private var state = InMemoryState() {
+        // A committed state hands its writes' changes to the change log, in commit order (the actor runs one at a time).
+        didSet {
+            guard !state.pendingChanges.isEmpty else { return }
+            changeLog.append(state.pendingChanges)
+            state.pendingChanges = []
+        }
+    }
+    package nonisolated let changeLog = ChangeLog()
 
     package init() {}
 

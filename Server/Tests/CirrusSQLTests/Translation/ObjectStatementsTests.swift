@@ -57,18 +57,26 @@ struct ObjectStatementsTests {
                 id: "a", document: nil, updatedAt: Timestamp(millisecondsSince1970: 2000), acl: .some(nil), condition: nil)
         },
         StatementCase(
-            "delete by ids returns the deleted ids",
-            sqlite: DialectSQL(#"DELETE FROM "o_t" WHERE "id" IN (?, ?) RETURNING "id""#, [.text(#"a"#), .text(#"b"#)]),
-            postgres: DialectSQL(#"DELETE FROM "o_t" WHERE "id" IN ($1, $2) RETURNING "id""#, [.text(#"a"#), .text(#"b"#)])
+            "delete by ids returns the deleted rows",
+            sqlite: DialectSQL(#"DELETE FROM "o_t" WHERE "id" IN (?, ?) RETURNING "id", "created_at", "updated_at", "acl", "data""#, [.text(#"a"#), .text(#"b"#)]),
+            postgres: DialectSQL(#"DELETE FROM "o_t" WHERE "id" IN ($1, $2) RETURNING "id", "created_at", "updated_at", "acl"::text, "data"::text"#, [.text(#"a"#), .text(#"b"#)])
         ) {
             ObjectStatements(dialect: $0, table: "o_t").delete(ids: ["a", "b"], condition: nil)
         },
         StatementCase(
             "delete applies the condition",
-            sqlite: DialectSQL(#"DELETE FROM "o_t" WHERE "id" IN (?) AND TRUE RETURNING "id""#, [.text(#"a"#)]),
-            postgres: DialectSQL(#"DELETE FROM "o_t" WHERE "id" IN ($1) AND TRUE RETURNING "id""#, [.text(#"a"#)])
+            sqlite: DialectSQL(#"DELETE FROM "o_t" WHERE "id" IN (?) AND TRUE RETURNING "id", "created_at", "updated_at", "acl", "data""#, [.text(#"a"#)]),
+            postgres: DialectSQL(#"DELETE FROM "o_t" WHERE "id" IN ($1) AND TRUE RETURNING "id", "created_at", "updated_at", "acl"::text, "data"::text"#, [.text(#"a"#)])
         ) {
             ObjectStatements(dialect: $0, table: "o_t").delete(ids: ["a"], condition: "TRUE")
+        },
+        StatementCase(
+            "an update returning its prior row reads and locks it in the same statement where the dialect locks rows",
+            sqlite: DialectSQL(#"UPDATE "o_t" SET "updated_at" = ? WHERE "id" = ? AND TRUE RETURNING "id", "created_at", "updated_at", "acl", "data""#, [.int(2000), .text(#"a"#)]),
+            postgres: DialectSQL(#"UPDATE "o_t" SET "updated_at" = $1 FROM (SELECT "id" AS "prior_id", "created_at" AS "prior_created_at", "updated_at" AS "prior_updated_at", "acl" AS "prior_acl", "data" AS "prior_data" FROM "o_t" WHERE "id" = $2 FOR UPDATE) AS "prior" WHERE "id" = "prior_id" AND TRUE RETURNING "id", "created_at", "updated_at", "acl"::text, "data"::text, "prior_id", "prior_created_at", "prior_updated_at", "prior_acl"::text, "prior_data"::text"#, [.int(2000), .text(#"a"#)])
+        ) {
+            ObjectStatements(dialect: $0, table: "o_t").update(
+                id: "a", document: nil, updatedAt: Timestamp(millisecondsSince1970: 2000), acl: nil, condition: "TRUE", returningPrior: true)
         },
         StatementCase(
             "exists selects 1 by id",
