@@ -37,3 +37,15 @@ struct SeededGenerator: RandomNumberGenerator {
         return mixed ^ (mixed >> 31)
     }
 }
+
+/// The bytes spelled by hexadecimal text written in a test (spaces ignored); bad text is a mistake in the test itself.
+func hex(_ text: String) -> [UInt8] {
+    let digits = Array(text.filter { !$0.isWhitespace })
+    precondition(digits.count.isMultiple(of: 2), "odd hex text in a test: \(text)")
+    return stride(from: 0, to: digits.count, by: 2).map { start in
+        guard let byte = UInt8(String(digits[start...start + 1]), radix: 16) else {
+            preconditionFailure("invalid hex in a test: \(text)")
+        }
+        return byte
+    }
+}
