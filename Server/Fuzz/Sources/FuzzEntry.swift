@@ -19,6 +19,7 @@ enum FuzzTargets {
         "querystring": QueryStringTarget.run,
         "range": ByteRangeTarget.run,
         "tar": TarTarget.run,
+        "rtm": RTMTarget.run,
     ]
 
     /// The target named by `--target=`; the process stops with the list of names when there is none.
