@@ -87,6 +87,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // LiveQuery: subscriptions, the dispatcher of change-log records to their events, with the subscribers' rights.
+        .target(
+            name: "CirrusLiveQuery",
+            dependencies: [model, "CirrusStorage", "CirrusServices", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // File contents on the local disk, behind the FileStorage port.
         .target(name: "CirrusFileStorage", dependencies: ["CirrusStorage"], swiftSettings: swiftSettings),
         // File contents in an S3-compatible object store (SigV4 over async-http-client).
@@ -134,7 +140,7 @@ let package = Package(
         .target(
             name: "CirrusHTTP",
             dependencies: [
-                model, "CirrusConcurrency", "CirrusStorage", "CirrusQueryLanguage", "CirrusServices", "CirrusMigration",
+                model, "CirrusConcurrency", "CirrusStorage", "CirrusQueryLanguage", "CirrusServices", "CirrusMigration", "CirrusLiveQuery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -146,6 +152,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                // LiveQuery's WebSocket listener: the upgrade and the frames.
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -153,7 +161,7 @@ let package = Package(
         .target(
             name: "CirrusServer",
             dependencies: [
-                model, "CirrusStorage", "CirrusServices", "CirrusMigration", "CirrusHTTP", "CirrusSQLite", "CirrusPostgres",
+                model, "CirrusStorage", "CirrusServices", "CirrusMigration", "CirrusHTTP", "CirrusLiveQuery", "CirrusSQLite", "CirrusPostgres",
                 "CirrusMessaging", "CirrusFileStorage", "CirrusS3",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -193,6 +201,7 @@ let package = Package(
         .testTarget(name: "CirrusQueryLanguageTests", dependencies: ["CirrusQueryLanguage"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusServicesTests", dependencies: ["CirrusServices", "CirrusTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "CirrusLiveQueryTests", dependencies: ["CirrusLiveQuery", "CirrusTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLiteTests", dependencies: ["CirrusTesting", "CirrusSQLite", "CirrusSQLStore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CirrusPostgresTests",

@@ -53,6 +53,8 @@ class CirrusServer:
             [
                 binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data_dir),
                 "--app-id", APP_ID, "--app-key", APP_KEY, "--master-key", MASTER_KEY,
+                # LiveQuery's WebSocket on a free port (its default, the API's port plus one, may be another server's).
+                "--livequery-port", "0",
                 *extra_args,
             ],
             stdout=self._log,

@@ -1,6 +1,7 @@
 public import CirrusHTTP
 import CirrusFileStorage
 import CirrusMessaging
+import CirrusLiveQuery
 import CirrusMigration
 import CirrusS3
 import CirrusServices
@@ -77,13 +78,28 @@ public struct CirrusServer: Sendable {
         var responder = HTTPServices.makeResponder(app, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger)
         responder.clientAddressHeader = configuration.clientAddressHeader
         responder.transport = configuration.transport
+        let realtime: RealtimeListener?
+        do {
+            realtime = try await startRealtime(configuration, registry: app.liveQuery.registry, appId: keys.appId, logger: logger)
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        if let realtime {
+            responder.rtmRoute = configuration.liveQuery.socketURL(
+                apiURL: accounts.messaging.publicURL ?? "http://\(configuration.host):\(configuration.port)", listenerPort: realtime.port
+            )
+        }
         let connections = connectionLimiter(configuration.transport, logger: logger)
         let settings = configuration.transport
         let application = Application(
             responder: responder,
             server: CirrusHTTPChannel.server(settings: settings, limiter: connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),
-            services: [StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects)],
+            services: [
+                StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects),
+                LiveQueryDispatchService(dispatcher: LiveDispatcher(service: app.liveQuery), listener: realtime),
+            ],
             onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
             logger: logger
         )
@@ -91,6 +107,19 @@ public struct CirrusServer: Sendable {
             keys: keys, store: store, application: application, changes: objects.changes, connections: connections,
             shutdownTimeout: configuration.resilience.shutdownTimeout
         )
+    }
+
+    /// LiveQuery's WebSocket listener, when LiveQuery is on: on its own port (the API's plus one unless configured).
+    static func startRealtime(_ configuration: ServerConfiguration, registry: LiveRegistry, appId: String, logger: Logger) async throws -> RealtimeListener? {
+        let live = configuration.liveQuery
+        guard live.enabled else { return nil }
+        let endpoint = RTMEndpoint.webSocket(registry: registry, appId: appId, settings: live, logger: logger)
+        let port = live.port ?? (configuration.port == 0 ? 0 : configuration.port + 1)
+        do {
+            return try await RealtimeListener.start(host: configuration.host, port: port, endpoint: endpoint, logger: logger)
+        } catch {
+            throw ServerStartError.unavailableAddress("LiveQuery's WebSocket cannot listen on \(configuration.host):\(port) (\(error)); choose another port with --livequery-port, or turn LiveQuery off with --livequery false")
+        }
     }
 
     /// Every service of the app, each built once: the one composition root.
@@ -103,7 +132,8 @@ public struct CirrusServer: Sendable {
         )
         return AppServices(
             objects: objects, users: users, verification: VerificationService(users: users, transports: transports), files: files,
-            cloudQuery: CloudQueryService(objects: objects), schema: SchemaService(objects: objects), exports: exports
+            cloudQuery: CloudQueryService(objects: objects), schema: SchemaService(objects: objects), exports: exports,
+            liveQuery: LiveQueryService(users: users, logger: logger)
         )
     }
 
@@ -179,6 +209,17 @@ struct ChangeNoticeService: Service {
         // A store without other instances (SQLite) has no notices: the service still lives until the server stops,
         // since a service that returns early stops the whole server.
         try? await gracefulShutdown()
+    }
+}
+
+/// Turns the change log into LiveQuery events until the server stops, then closes LiveQuery's listener.
+struct LiveQueryDispatchService: Service {
+    let dispatcher: LiveDispatcher
+    let listener: RealtimeListener?
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await dispatcher.run() }
+        await listener?.stop()
     }
 }
 

@@ -61,6 +61,10 @@ public struct ServerConfiguration: Sendable {
     public var resilience = ResilienceSettings()
     /// The bounds of queries, includes and regular expressions.
     public var queryLimits = QueryLimits()
+    /// LiveQuery: whether it is served, the socket's path and public URL, its limits.
+    public var liveQuery = LiveQuerySettings()
+    /// How long PostgreSQL's change-log table keeps a record, for instances and clients catching up.
+    public var changeLogRetention: Duration = .seconds(600)
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

@@ -23,7 +23,7 @@ enum StoreFactory {
             do {
                 return try PostgresStorageAdapter(
                     url: url, replicaURL: configuration.databaseReplicaURL, statementTimeout: limits.statementTimeout,
-                    connectionWait: limits.databaseWaitTimeout, logger: logger
+                    connectionWait: limits.databaseWaitTimeout, changeLogRetention: configuration.changeLogRetention, logger: logger
                 )
             } catch let error as PostgresURLError {
                 throw ServerStartError.unsupportedDatabase(error.description)
@@ -44,10 +44,12 @@ enum StoreFactory {
 /// Why the server could not start.
 public enum ServerStartError: Error, CustomStringConvertible {
     case unsupportedDatabase(String)
+    /// A listener's address is taken or not allowed.
+    case unavailableAddress(String)
 
     public var description: String {
         switch self {
-        case .unsupportedDatabase(let detail): detail
+        case .unsupportedDatabase(let detail), .unavailableAddress(let detail): detail
         }
     }
 }

@@ -68,6 +68,8 @@ package struct LiveTestServer: Sendable {
             let smsOutbox = OutboxSMSSender()
             configuration.mailSender = mailOutbox
             configuration.smsSender = smsOutbox
+            // LiveQuery's WebSocket on a free port: servers of tests running at once must not share one.
+            configuration.liveQuery.port = 0
             // Debug builds of the whole suite on a busy machine are slow: the request deadline is for the tests of it.
             configuration.transport.requestTimeout = TestServer.requestTimeout
             configure(&configuration)

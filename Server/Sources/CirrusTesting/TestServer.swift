@@ -54,6 +54,8 @@ package enum TestServer {
             let smsOutbox = OutboxSMSSender()
             configuration.mailSender = mailOutbox
             configuration.smsSender = smsOutbox
+            // LiveQuery's WebSocket on a free port: servers of tests running at once must not share one.
+            configuration.liveQuery.port = 0
             // Debug builds of the whole suite on a busy machine are slow: the request deadline, the statement timeout and
             // the wait for a pool connection (2 per test schema) are for the tests of them.
             configuration.transport.requestTimeout = TestServer.requestTimeout

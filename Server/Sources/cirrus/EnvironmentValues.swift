@@ -17,6 +17,14 @@ struct EnvironmentValues {
         return number
     }
 
+    /// A positive integer.
+    /// - Throws: `ValidationError` naming the variable when it is not an integer or not positive.
+    func positiveInteger(_ flag: Int?, _ name: String) throws -> Int? {
+        guard let value = try integer(flag, name) else { return nil }
+        guard value > 0 else { throw ValidationError("\(name) must be a positive integer, got \(value).") }
+        return value
+    }
+
     /// `true`, `1`, `yes`, `on` or `false`, `0`, `no`, `off`.
     /// - Throws: `ValidationError` naming the variable for anything else.
     func bool(_ flag: Bool?, _ name: String) throws -> Bool? {

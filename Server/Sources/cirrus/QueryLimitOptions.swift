@@ -51,15 +51,9 @@ struct QueryLimitOptions: ParsableArguments {
             (maxRegexLength, "CIRRUS_MAX_REGEX_LENGTH", \.maximumRegexLength),
         ]
         for (flag, name, key) in settings {
-            if let value = try positive(values, flag, name) { limits[keyPath: key] = value }
+            if let value = try values.positiveInteger(flag, name) { limits[keyPath: key] = value }
         }
-        if let milliseconds = try positive(values, regexBudgetMs, "CIRRUS_REGEX_BUDGET_MS") { limits.regexBudgetMilliseconds = milliseconds }
+        if let milliseconds = try values.positiveInteger(regexBudgetMs, "CIRRUS_REGEX_BUDGET_MS") { limits.regexBudgetMilliseconds = milliseconds }
         configuration.queryLimits = limits
-    }
-
-    private func positive(_ values: EnvironmentValues, _ flag: Int?, _ name: String) throws -> Int? {
-        guard let value = try values.integer(flag, name) else { return nil }
-        guard value > 0 else { throw ValidationError("\(name) must be a positive integer, got \(value).") }
-        return value
     }
 }

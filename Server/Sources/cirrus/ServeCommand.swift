@@ -46,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Third-party log-in") var authData: AuthDataOptions
     @OptionGroup(title: "Limits and timeouts") var limits: TransportOptions
     @OptionGroup(title: "Query limits") var queryLimits: QueryLimitOptions
+    @OptionGroup(title: "LiveQuery") var liveQuery: LiveQueryOptions
 
     func run() async throws {
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
@@ -91,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         try authData.apply(values, to: &configuration)
         try limits.apply(values, to: &configuration)
         try queryLimits.apply(values, to: &configuration)
+        try liveQuery.apply(values, to: &configuration)
         let keys = [value(appId, "CIRRUS_APP_ID"), value(appKey, "CIRRUS_APP_KEY"), value(masterKey, "CIRRUS_MASTER_KEY")]
         switch keys.compactMap({ $0 }).count {
         case 0: break

@@ -105,6 +105,10 @@ extension OpenAPIDocument {
     {
       "name": "Account pages",
       "description": "The HTML pages that e-mailed links open; outside `/1.1`."
+    },
+    {
+      "name": "LiveQuery",
+      "description": "LeanCloud's LiveQuery: subscriptions over REST; events over the realtime WebSocket whose URL `GET /v1/route` gives (docs/LIVEQUERY.md). The master key gives no extra rights: events pass the read rights of the subscription's session."
     }
   ],
   "paths": {
@@ -3779,6 +3783,283 @@ extension OpenAPIDocument {
         },
         "security": []
       }
+    },
+    "/1.1/LiveQuery/subscribe": {
+      "post": {
+        "tags": [
+          "LiveQuery"
+        ],
+        "summary": "Subscribe to a query",
+        "description": "Subscribes the client `id` to the creates, updates, enters, leaves and deletes of the objects of `query.className` matching `query.where` (no inner queries). Its realtime socket receives them once logged in with `installationId = id`.",
+        "operationId": "liveQuerySubscribe",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/LiveQuerySubscribe"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "id",
+                    "query_id"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string"
+                    },
+                    "query_id": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "example": {
+                  "id": "2f1c3a9e6b7d4c1e8f0a",
+                  "query_id": "6b08d7186ac2b98158392252aa01"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "appKey": []
+          },
+          {
+            "appId": [],
+            "appSign": []
+          },
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/LiveQuery/unsubscribe": {
+      "post": {
+        "tags": [
+          "LiveQuery"
+        ],
+        "summary": "End a subscription",
+        "description": "Ends the client's subscription `query_id`.",
+        "operationId": "liveQueryUnsubscribe",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/LiveQueryIdentifiers"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                },
+                "example": {}
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "appKey": []
+          },
+          {
+            "appId": [],
+            "appSign": []
+          },
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/LiveQuery/subscribe/ping": {
+      "post": {
+        "tags": [
+          "LiveQuery"
+        ],
+        "summary": "Check a subscription",
+        "description": "Answers `{}` while the client's subscription `query_id` exists, 404 otherwise.",
+        "operationId": "liveQueryPing",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/LiveQueryIdentifiers"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                },
+                "example": {}
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "appKey": []
+          },
+          {
+            "appId": [],
+            "appSign": []
+          },
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/LiveQuery/unsubscribe/{id}": {
+      "post": {
+        "tags": [
+          "LiveQuery"
+        ],
+        "summary": "End a subscription (2017 .NET SDK)",
+        "description": "The same as `POST /1.1/LiveQuery/unsubscribe`, with the client's id in the path.",
+        "operationId": "liveQueryUnsubscribeById",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/LiveQueryIdentifiers"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Done.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                },
+                "example": {}
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "appKey": []
+          },
+          {
+            "appId": [],
+            "appSign": []
+          },
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
     }
   },
   "components": {
@@ -5611,6 +5892,83 @@ extension OpenAPIDocument {
           "paths"
         ],
         "description": "This document."
+      },
+      "LiveQuerySubscribe": {
+        "type": "object",
+        "required": [
+          "query"
+        ],
+        "additionalProperties": true,
+        "properties": {
+          "query": {
+            "type": "object",
+            "required": [
+              "className"
+            ],
+            "additionalProperties": true,
+            "properties": {
+              "className": {
+                "$ref": "#/components/schemas/ClassName"
+              },
+              "where": {
+                "$ref": "#/components/schemas/Condition"
+              },
+              "keys": {
+                "description": "Fields the events carry: a comma-separated string or an array.",
+                "oneOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                ]
+              },
+              "returnACL": {
+                "description": "Whether the events' objects carry their ACL.",
+                "oneOf": [
+                  {
+                    "type": "boolean"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              }
+            }
+          },
+          "id": {
+            "type": "string",
+            "description": "The client's id, which its realtime socket logs in with as installationId; made when absent.",
+            "maxLength": 256
+          },
+          "sessionToken": {
+            "type": "string",
+            "description": "The subscriber's session (else the X-LC-Session header)."
+          },
+          "clientTimestamp": {
+            "type": "integer"
+          }
+        }
+      },
+      "LiveQueryIdentifiers": {
+        "type": "object",
+        "required": [
+          "id",
+          "query_id"
+        ],
+        "additionalProperties": true,
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "query_id": {
+            "type": "string"
+          }
+        }
       }
     },
     "responses": {

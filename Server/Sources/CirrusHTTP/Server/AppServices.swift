@@ -1,4 +1,5 @@
 package import CirrusMigration
+package import CirrusLiveQuery
 package import CirrusServices
 
 /// Every service of an app, built once by the composition root (`CirrusServer.build`); the HTTP layer only routes
@@ -11,11 +12,13 @@ package struct AppServices: Sendable {
     package let cloudQuery: CloudQueryService
     package let schema: SchemaService
     package let exports: ExportJobs
+    package let liveQuery: LiveQueryService
 
     package init(
         objects: ObjectService, users: UserService, verification: VerificationService, files: FileService, cloudQuery: CloudQueryService,
-        schema: SchemaService, exports: ExportJobs
+        schema: SchemaService, exports: ExportJobs, liveQuery: LiveQueryService
     ) {
+        self.liveQuery = liveQuery
         self.objects = objects
         self.users = users
         self.verification = verification

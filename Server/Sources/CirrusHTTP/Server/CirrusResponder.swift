@@ -20,6 +20,8 @@ package struct CirrusResponder: HTTPResponder {
     var pages: AccountPagesController? = nil
     /// The contents of uploaded files (`/files/<key>`), outside the API prefixes.
     var downloads: FileDownloads? = nil
+    /// LeanCloud's RTM router (`/v1/route`), which tells the SDKs where LiveQuery's socket is.
+    package var rtmRoute: String? = nil
     /// The archives of finished exports (`/1.1/exportData/<id>/download`, signed URLs), streamed.
     var exports: ExportDownloads? = nil
     /// A header a trusted proxy puts the client's address in (`X-Forwarded-For`, `X-Real-IP`); without it the
@@ -45,6 +47,7 @@ package struct CirrusResponder: HTTPResponder {
         if let download = await downloads?.respond(to: request) { return download }
         if let archive = await exports?.respond(to: request) { return archive }
         if let document = OpenAPIDocument.respond(to: request) { return document }
+        if let socketURL = rtmRoute, let route = RTMRoute(socketURL: socketURL).respond(to: request) { return route }
         guard let path = DialectPath.resolve(request.uri.path, headers: request.headers) else {
             return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
         }

@@ -25,6 +25,7 @@ package enum HTTPServices {
         ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)
         CloudQueryController(cloudQuery: services.cloudQuery).register(on: &router)
         SchemaController(schemas: services.schema).register(on: &router)
+        LiveQueryController(liveQuery: services.liveQuery).register(on: &router)
         BatchController(objects: objects, users: users, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         var responder = CirrusResponder(

@@ -1,0 +1,137 @@
+import CirrusModel
+package import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// The listener of LiveQuery's WebSocket, on a port of its own: each connection's first request is a WebSocket
+/// upgrade to the ``WebSocketEndpoint`` (anything else is answered 426 and closed). The API's port keeps its own
+/// HTTP/1.1 channel (``CirrusHTTPChannel``: head limits, timeouts, the connection cap) untouched.
+package final class RealtimeListener: Sendable {
+    private let channel: any Channel
+    /// The port it listens on (the one asked for, or the one the system chose for port 0).
+    package let port: Int
+
+    private init(channel: any Channel, port: Int) {
+        self.channel = channel
+        self.port = port
+    }
+
+    /// Starts listening on `host:port` (0: a free port).
+    /// - Throws: when the address cannot be bound.
+    package static func start(host: String, port: Int, endpoint: WebSocketEndpoint, logger: Logger) async throws -> RealtimeListener {
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+        let server = try await bootstrap.bind(host: host, port: port) { channel in
+            channel.eventLoop.makeCompletedFuture { try Self.configure(channel, endpoint: endpoint) }
+        }
+        let bound = server.channel.localAddress?.port ?? port
+        let listener = RealtimeListener(channel: server.channel, port: bound)
+        Task {
+            try? await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask {
+                            guard let negotiated = try? await connection.get() else { return }
+                            if case .webSocket(let socket, let head) = negotiated { await endpoint.serve(socket, head) }
+                        }
+                    }
+                }
+            }
+        }
+        logger.info("LiveQuery's WebSocket listens", metadata: ["address": "\(host):\(bound)"])
+        return listener
+    }
+
+    /// Stops accepting connections (the open sockets end with the process).
+    package func stop() async {
+        try? await channel.close()
+    }
+
+    enum Negotiated: Sendable {
+        case webSocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPRequestHead)
+        case refused
+    }
+
+    private static func configure(_ channel: any Channel, endpoint: WebSocketEndpoint) throws -> EventLoopFuture<Negotiated> {
+        let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
+            maxFrameSize: endpoint.maximumFrameSize,
+            shouldUpgrade: { channel, head in channel.eventLoop.makeSucceededFuture(endpoint.accept(head)) },
+            upgradePipelineHandler: { channel, head in
+                channel.eventLoop.makeCompletedFuture {
+                    // A socket's own session times it from now on (the login timeout; then the clients' pings).
+                    channel.pipeline.syncOperations.removeHandler(name: "idle", promise: nil)
+                    try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
+                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: endpoint.maximumFrameSize
+                    ))
+                    return Negotiated.webSocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), head)
+                }
+            }
+        )
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = 16 * 1024
+        limits.maxHeaderListSize = 16 * 1024
+        var configuration = NIOUpgradableHTTPServerPipelineConfiguration(
+            upgradeConfiguration: NIOTypedHTTPServerUpgradeConfiguration<Negotiated>(
+                upgraders: [upgrader],
+                notUpgradingCompletionHandler: { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(UpgradeRequired())
+                        return Negotiated.refused
+                    }
+                }
+            )
+        )
+        configuration.decoderConfiguration = limits
+        // A connection that sends no upgrade within 30 s, or one the HTTP decoder refuses, is closed.
+        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: .seconds(30)), name: "idle")
+        let negotiation = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+        try channel.pipeline.syncOperations.addHandler(CloseOnFailure())
+        return negotiation
+    }
+}
+
+/// Answers a request that is no WebSocket upgrade (or one the endpoint does not take) with 426 and closes.
+final class UpgradeRequired: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .end = unwrapInboundIn(data) else { return }
+        let body = JSONWriter.bytes(Dialect.leancloud.wireError(for: APIError(.notFound, "This port serves LiveQuery's WebSocket only: connect with a WebSocket upgrade to its path.")).body)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .upgradeRequired, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
+        let channel = context.channel
+        promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// Closes the connection on an error no later handler took, or when it stayed idle before its upgrade.
+final class CloseOnFailure: ChannelInboundHandler {
+    typealias InboundIn = NIOAny
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+}

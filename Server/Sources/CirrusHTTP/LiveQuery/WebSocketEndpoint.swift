@@ -1,0 +1,23 @@
+package import NIOCore
+package import NIOHTTP1
+package import NIOWebSocket
+
+/// A WebSocket the server's HTTP/1.1 connections upgrade to (LiveQuery's): which requests it takes, and the session it
+/// runs on the upgraded connection.
+package struct WebSocketEndpoint: Sendable {
+    /// The headers to answer the upgrade with (the chosen subprotocol), or `nil` to leave the request to HTTP.
+    package let accept: @Sendable (HTTPRequestHead) -> HTTPHeaders?
+    /// Serves the upgraded connection until it ends.
+    package let serve: @Sendable (NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPRequestHead) async -> Void
+    /// The largest frame (or message of fragments) a client may send.
+    package let maximumFrameSize: Int
+
+    package init(
+        maximumFrameSize: Int, accept: @escaping @Sendable (HTTPRequestHead) -> HTTPHeaders?,
+        serve: @escaping @Sendable (NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPRequestHead) async -> Void
+    ) {
+        self.maximumFrameSize = maximumFrameSize
+        self.accept = accept
+        self.serve = serve
+    }
+}

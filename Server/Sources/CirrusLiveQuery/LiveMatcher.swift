@@ -1,0 +1,64 @@
+package import CirrusModel
+package import CirrusServices
+package import CirrusStorage
+
+/// Decides a subscription's event for one change record, as LeanCloud and Parse do: the object is "in" the results
+/// before (or after) the write when it existed then, the subscriber could read it (the class's find permission and the
+/// object's ACL, for the subscriber's user and roles) and it matched the query. In before and after: `update`; after
+/// only: `create` for a new object, else `enter`; before only: `leave`, or `delete` for a deleted one.
+///
+/// The objects in events pass the same field visibility as every read (hidden fields, other users' private fields),
+/// carry their ACL only when the subscription asked for it, and only the subscription's `keys` when it has some.
+package struct LiveMatcher: Sendable {
+    let policy: AccessPolicy
+    let visibility: FieldVisibility
+
+    package init(policy: AccessPolicy, visibility: FieldVisibility) {
+        self.policy = policy
+        self.visibility = visibility
+    }
+
+    /// The event of `record` for `subscription`, whose subscriber is `caller`; `nil` when it sees nothing of it.
+    package func event(for record: ChangeRecord, subscription: LiveSubscription, caller: Caller, schema: ClassSchema?) -> LiveEvent? {
+        guard record.className == subscription.className,
+            (try? policy.check(.find, on: record.className, schema: schema, caller: caller)) != nil
+        else { return nil }
+        func inResults(_ object: StoredObject?) -> StoredObject? {
+            guard let object, object.grants(.read, to: caller.readers), subscription.condition.matches(object.subject) else { return nil }
+            return object
+        }
+        let before = inResults(record.before)
+        let after = inResults(record.after)
+        let operation: LiveEvent.Operation
+        switch (before, after, record.kind) {
+        case (.some, .some, _): operation = .update
+        case (nil, .some, .created): operation = .create
+        case (nil, .some, _): operation = .enter
+        case (.some, nil, .deleted): operation = .delete
+        case (.some, nil, _): operation = .leave
+        case (nil, nil, _): return nil
+        }
+        let shown = { (object: StoredObject) in self.shown(object, subscription: subscription, caller: caller, schema: schema) }
+        let keyed = operation == .update || operation == .enter || operation == .leave
+        // The object's new state (a leave too, as LeanCloud sends it) where the subscriber may read it; a leave because
+        // the object became unreadable shows only the state it could read.
+        let readableAfter = record.after.flatMap { $0.grants(.read, to: caller.readers) ? $0 : nil }
+        return LiveEvent(
+            operation: operation, subscription: subscription, object: shown(readableAfter ?? before ?? after!),
+            original: keyed ? record.before.flatMap { $0.grants(.read, to: caller.readers) ? shown($0) : nil } : nil,
+            updatedKeys: keyed ? record.updatedKeys : nil
+        )
+    }
+
+    /// `object` as the subscriber may see it.
+    func shown(_ object: StoredObject, subscription: LiveSubscription, caller: Caller, schema: ClassSchema?) -> StoredObject {
+        var object = object
+        visibility.redact(&object, schema: schema, for: caller)
+        if !subscription.returnACL { object.acl = nil }
+        if let keys = subscription.keys {
+            let kept = Set(keys)
+            object.fields = object.fields.filter { kept.contains($0.key) }
+        }
+        return object
+    }
+}

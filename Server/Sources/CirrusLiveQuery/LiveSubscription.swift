@@ -1,0 +1,30 @@
+package import CirrusModel
+
+/// A live query: a class and a condition whose matching objects' changes a client receives as events.
+package struct LiveSubscription: Sendable, Hashable {
+    /// The subscription's own id, which the client unsubscribes with (LeanCloud's `query_id`).
+    package var queryId: String
+    /// The client it belongs to: the `id` of LeanCloud's subscribe, which its WebSocket logs in with as its
+    /// `installationId`; events go to the sockets logged in with it.
+    package var clientId: String
+    package var className: String
+    package var condition: Condition
+    /// The fields the events carry besides the built-in ones; `nil` for all.
+    package var keys: [String]?
+    /// Whether the events' objects carry their ACL.
+    package var returnACL: Bool
+    /// The session of the subscriber, whose read rights every event passes; `nil` for a client without one.
+    package var sessionToken: String?
+
+    package init(
+        queryId: String, clientId: String, className: String, condition: Condition, keys: [String]?, returnACL: Bool, sessionToken: String?
+    ) {
+        self.queryId = queryId
+        self.clientId = clientId
+        self.className = className
+        self.condition = condition
+        self.keys = keys
+        self.returnACL = returnACL
+        self.sessionToken = sessionToken
+    }
+}
