@@ -39,9 +39,11 @@ def postgres_schema():
 class CirrusServer:
     """A running `cirrus serve` child process, on SQLite or (see postgres_schema) on its own PostgreSQL schema."""
 
-    def __init__(self, binary, data_dir, log_path, extra_args=(), schema=None):
-        # `schema`: a (name, URL) of postgres_schema() already filled (by `cirrus import`); dropped by stop().
+    def __init__(self, binary, data_dir, log_path, extra_args=(), schema=None, owns_schema=True):
+        # `schema`: a (name, URL) of postgres_schema() already filled (by `cirrus import`, or another server's);
+        # dropped by stop() unless `owns_schema` is false.
         self.schema = schema or postgres_schema()
+        self.owns_schema = owns_schema
         if self.schema:
             extra_args = ("--database", self.schema[1], *extra_args)
         self.data_dir = Path(data_dir)
@@ -88,7 +90,7 @@ class CirrusServer:
             self.process.wait()
             code = None
         self._log.close()
-        if self.schema:
+        if self.schema and self.owns_schema:
             base = os.environ["CIRRUS_PYTEST_POSTGRES_URL"]
             subprocess.run(["psql", base, "-q", "-c", "DROP SCHEMA %s CASCADE" % self.schema[0]], check=True)
         return code
@@ -126,6 +128,19 @@ def running_server(tmp_path_factory, name, extra_args=(), prepare=None):
     yield server
     code = server.stop()
     assert code == 0, "cirrus exited with %s:\n%s" % (code, server.output())
+
+
+def open_user_find(server):
+    """Opens `_User`'s find permission to everyone on `server` (off by default): the class exists once someone signed
+    up, then the schema API changes its permission."""
+    signed_up = requests.post(server.url + "/1.1/users", timeout=10,
+                              headers={"X-LC-Id": APP_ID, "X-LC-Key": MASTER_KEY + ",master", "Content-Type": "application/json"},
+                              json={"username": "first_" + uuid.uuid4().hex[:8], "password": "pass-word-0"})
+    assert signed_up.status_code == 201, signed_up.text
+    reply = requests.put(server.url + "/1.1/schemas/_User", timeout=10,
+                         headers={"X-LC-Id": APP_ID, "X-LC-Key": MASTER_KEY + ",master", "Content-Type": "application/json"},
+                         json={"classLevelPermissions": {"find": {"*": True}}})
+    assert reply.status_code == 200, reply.text
 
 
 class NoAppRouter:

@@ -13,7 +13,7 @@ import uuid
 import pytest
 import requests
 
-from conftest import APP_ID, APP_KEY, MASTER_KEY, running_server
+from conftest import APP_ID, APP_KEY, MASTER_KEY, open_user_find, running_server
 
 MASTER = {"X-LC-Id": APP_ID, "X-LC-Key": MASTER_KEY + ",master", "Content-Type": "application/json"}
 LARGEST_DOUBLE = 1.7976931348623157e308
@@ -369,15 +369,6 @@ def test_another_users_email_and_phone_are_invisible_and_cannot_be_guessed_throu
 def open_users_server(tmp_path_factory):
     """A server of its own whose _User class lets every client find users (the schema API's class permission), so
     that only the field rule stands between a query and other users' personal fields."""
-    def open_user_find(server):
-        # The _User class exists once someone signed up; then its find permission opens to everyone.
-        signed_up = requests.post(server.url + "/1.1/users", headers=MASTER, timeout=10,
-                                  json={"username": "first_" + uuid.uuid4().hex[:8], "password": "pass-word-0"})
-        assert signed_up.status_code == 201, signed_up.text
-        reply = requests.put(server.url + "/1.1/schemas/_User", headers=MASTER, timeout=10,
-                             json={"classLevelPermissions": {"find": {"*": True}}})
-        assert reply.status_code == 200, reply.text
-
     with running_server(tmp_path_factory, "cirrus-open-users", prepare=open_user_find) as server:
         yield server
 

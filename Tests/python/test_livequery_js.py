@@ -9,7 +9,7 @@ import uuid
 import pytest
 import requests
 
-from conftest import APP_ID, APP_KEY, MASTER_KEY
+from conftest import APP_ID, APP_KEY, MASTER_KEY, CirrusServer, cirrus_binary, open_user_find, running_server
 
 APP = {"X-LC-Id": APP_ID, "X-LC-Key": APP_KEY, "Content-Type": "application/json"}
 MASTER = {"X-LC-Id": APP_ID, "X-LC-Key": MASTER_KEY + ",master", "Content-Type": "application/json"}
@@ -112,3 +112,51 @@ def test_unsubscribe_stops_the_events(js_sdk, cirrus, js_class):
     time.sleep(0.5)
     seen = js_sdk.run("return window.__events;")
     assert [(e["op"], e["id"]) for e in seen] == [("create", first["objectId"]), ("create", control["objectId"])]
+
+
+@pytest.fixture(scope="module")
+def users_server(tmp_path_factory):
+    """A server whose `_User` class everyone may find (LiveQuery's `login` event is for `_User` subscriptions)."""
+    with running_server(tmp_path_factory, "livequery-users", prepare=open_user_find) as server:
+        yield server
+
+
+def test_a_user_logging_in_anywhere_is_a_login_event_without_the_session_token(browser, users_server):
+    """Seed 001's single-device log-in: a page subscribed to its user gets `login` when the user logs in from another
+    client (here the Python SDK), with the user object and never the new session's token."""
+    name, password = "lq" + uuid.uuid4().hex[:10], "pass-word-1"
+    user = requests.post(users_server.url + "/1.1/users", json={"username": name, "password": password}, headers=APP, timeout=10).json()
+    page = browser.open_sdk(users_server.url, APP_ID, APP_KEY)
+    assert page.run("""
+        window.__events = [];
+        var live = await new AV.Query('_User').equalTo('objectId', args.id).subscribe();
+        live.on('login', function (u) {
+          window.__events.push({op: 'login', id: u.id, username: u.get('username'), token: u.getSessionToken() || null,
+                               raw: JSON.stringify(u.toJSON())});
+        });
+        return 'subscribed';
+    """, id=user["objectId"]) == "subscribed"
+    login = requests.post(users_server.url + "/1.1/login", json={"username": name, "password": password}, headers=APP, timeout=10)
+    assert login.status_code == 200
+    seen = events(page, 1)
+    assert [(e["op"], e["id"], e["username"]) for e in seen] == [("login", user["objectId"], name)]
+    assert seen[0]["token"] is None and login.json()["sessionToken"] not in seen[0]["raw"]
+
+
+def test_on_postgresql_a_write_through_one_server_reaches_a_subscriber_of_another(browser, cirrus, tmp_path_factory, js_class):
+    """Two `cirrus serve` on one PostgreSQL schema: the page subscribes through the second, the writes go through the
+    first; the change log they share carries them across."""
+    if not cirrus.schema:
+        pytest.skip("needs the PostgreSQL run (scripts/test runs this suite on both stores)")
+    root = tmp_path_factory.mktemp("second")
+    second = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log", schema=cirrus.schema, owns_schema=False)
+    try:
+        second.wait_until_ready()
+        page = browser.open_sdk(second.url, APP_ID, APP_KEY)
+        assert page.run(SUBSCRIBE, cls=js_class, greaterThan=0) == "subscribed"
+        created = rest(cirrus, "POST", "/classes/" + js_class, {"n": 1})
+        rest(cirrus, "PUT", "/classes/%s/%s" % (js_class, created["objectId"]), {"n": -1})
+        seen = events(page, 2)
+        assert [(e["op"], e["id"]) for e in seen] == [("create", created["objectId"]), ("leave", created["objectId"])]
+    finally:
+        assert second.stop() == 0, second.output()

@@ -32,6 +32,7 @@ package struct LiveMatcher: Sendable {
         let operation: LiveEvent.Operation
         switch (before, after, record.kind) {
         case (.some, .some, _): operation = .update
+        case (nil, .some, .loggedIn): operation = .login
         case (nil, .some, .created): operation = .create
         case (nil, .some, _): operation = .enter
         case (.some, nil, .deleted): operation = .delete

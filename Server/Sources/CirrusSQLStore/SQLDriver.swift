@@ -54,6 +54,9 @@ package protocol SQLDriver: Sendable {
     /// instance's, where several share the database) when, and only if, it commits, in commit order.
     func log(_ records: [ChangeRecord], in session: Session) async throws
 
+    /// Adds records no object write produced to the change log, at once.
+    func append(_ records: [ChangeRecord]) async throws
+
     /// Tells the other instances about a committed change.
     func announce(_ notice: ChangeNotice) async
 
@@ -67,6 +70,11 @@ package protocol SQLDriver: Sendable {
 extension SQLDriver {
     /// An embedded database answers once opened.
     package func open() async throws {}
+
+    /// In a transaction of their own.
+    package func append(_ records: [ChangeRecord]) async throws {
+        try await transaction { try await log(records, in: $0) }
+    }
 
     /// Nothing runs in the background of an embedded database.
     package func start() async throws {}

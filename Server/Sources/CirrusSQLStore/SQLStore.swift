@@ -124,6 +124,14 @@ final class Outcome<T>: @unchecked Sendable {
 extension SQLStore {
     package var changeLog: ChangeLog { driver.changeLog }
 
+    package func append(_ records: [ChangeRecord]) async throws {
+        do {
+            try await driver.append(records)
+        } catch {
+            throw failure(error)
+        }
+    }
+
     package func announce(_ notice: ChangeNotice) async {
         await driver.announce(notice)
     }

@@ -54,6 +54,11 @@ package struct SQLiteDriver: SQLDriver {
         session.db.afterNextTransaction(onCommit: { _ in changeLog.append(records) })
     }
 
+    /// Straight into the log: nothing to commit.
+    package func append(_ records: [ChangeRecord]) async throws {
+        changeLog.append(records)
+    }
+
     /// A refusal raised inside the statement (``SQLiteRefusal``), or the statement clock's interruption past the
     /// statement timeout.
     package func refusal(_ error: any Error) -> APIError? {

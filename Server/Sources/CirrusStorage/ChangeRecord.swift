@@ -8,6 +8,8 @@ package struct ChangeRecord: Sendable, Hashable {
         case created
         case updated
         case deleted
+        /// A user logged in (``after`` is the user): LiveQuery's `login` event of `_User` subscriptions.
+        case loggedIn
     }
 
     /// The record's place in the change log: increasing in commit order, per database. Gaps are possible (on
@@ -47,6 +49,11 @@ package struct ChangeRecord: Sendable, Hashable {
             kind: .updated, className: after.className, objectId: after.objectId, before: before, after: after,
             updatedKeys: updatedKeys(of: changes)
         )
+    }
+
+    /// A log-in of `user`.
+    package static func loggedIn(_ user: StoredObject) -> ChangeRecord {
+        ChangeRecord(kind: .loggedIn, className: user.className, objectId: user.objectId, before: nil, after: user)
     }
 
     /// A delete of `object`.

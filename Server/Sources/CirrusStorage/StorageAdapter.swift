@@ -129,6 +129,9 @@ package protocol ChangeNoticeStorage: Sendable {
     /// on a database several instances share, every instance's writes.
     var changeLog: ChangeLog { get }
 
+    /// Adds records no object write produced (a log-in) to the change log, at once.
+    func append(_ records: [ChangeRecord]) async throws
+
     /// Tells the other instances sharing this database about a committed change. A store only one process uses
     /// has no one to tell.
     func announce(_ notice: ChangeNotice) async

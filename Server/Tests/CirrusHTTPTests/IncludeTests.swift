@@ -189,6 +189,10 @@ final class CountingStore: StorageAdapter {
 
     var changeLog: ChangeLog { base.changeLog }
 
+    func append(_ records: [ChangeRecord]) async throws {
+        try await base.append(records)
+    }
+
     var pointerFetches: Int { counts.withLock { $0.pointers } }
     var fetchesById: Int { counts.withLock { $0.byId } }
     func reset() { counts.withLock { $0 = (0, 0) } }

@@ -18,6 +18,10 @@ package actor InMemoryStore: StorageAdapter {
     }
     package nonisolated let changeLog = ChangeLog()
 
+    package func append(_ records: [ChangeRecord]) async throws {
+        changeLog.append(records)
+    }
+
     package init() {}
 
     package func prepare() async throws {}
