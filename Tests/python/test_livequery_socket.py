@@ -14,7 +14,7 @@ import requests
 from websockets.sync.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from conftest import APP_ID, APP_KEY, running_server
+from conftest import APP_ID, APP_KEY, CirrusServer, cirrus_binary, running_server
 
 APP = {"X-LC-Id": APP_ID, "X-LC-Key": APP_KEY, "Content-Type": "application/json"}
 
@@ -246,3 +246,57 @@ def test_a_client_that_never_reads_is_disconnected_and_writes_go_on(strict_serve
     raw.close()
     assert ended, strict_server.output()[-3000:]
     assert "queue is full" in strict_server.output()
+
+
+def test_on_postgresql_the_subscribe_and_the_socket_may_reach_different_servers(cirrus, tmp_path_factory):
+    """Behind a load balancer the REST subscribe and the socket may land on different instances: the socket logs in to
+    the second server, the subscribe and the write go to the first, and the event arrives (the subscription is in the
+    database; the second server loads it when told); after unsubscribing through the first, nothing arrives."""
+    if not cirrus.schema:
+        pytest.skip("needs the PostgreSQL run (scripts/test runs this suite on both stores)")
+    root = tmp_path_factory.mktemp("second-socket")
+    second = CirrusServer(cirrus_binary(), root / "data", root / "cirrus.log", schema=cirrus.schema, owns_schema=False)
+    cls = "Lb" + uuid.uuid4().hex[:10]
+    try:
+        second.wait_until_ready()
+        with connect(socket_url(second), subprotocols=["lc.json.3"]) as ws:
+            ws.send(json.dumps({"cmd": "login", "appId": APP_ID, "installationId": "balanced-1", "service": 1, "i": 1}))
+            assert json.loads(ws.recv(timeout=10))["cmd"] == "loggedin"
+            subscription = subscribe(cirrus, cls, {"n": {"$gt": 0}}, client_id="balanced-1").json()
+            created = None
+            deadline = time.monotonic() + 10
+            event = None
+            # The second server reloads the client's subscriptions when the first announces them: write until it has.
+            while event is None and time.monotonic() < deadline:
+                created = requests.post(cirrus.url + "/1.1/classes/" + cls, json={"n": 1}, headers=APP, timeout=10).json()
+                try:
+                    event = json.loads(ws.recv(timeout=1))
+                except TimeoutError:
+                    pass
+            assert event is not None, "no event within 10 s"
+            assert event["cmd"] == "data" and event["msg"][0]["query_id"] == subscription["query_id"]
+            assert event["msg"][0]["op"] == "create" and event["msg"][0]["object"]["className"] == cls
+            unsubscribed = requests.post(cirrus.url + "/1.1/LiveQuery/unsubscribe", headers=APP, timeout=10,
+                                         json={"id": "balanced-1", "query_id": subscription["query_id"]})
+            assert unsubscribed.status_code == 200
+            time.sleep(1)
+            while True:  # events of the writes before the unsubscribe may still be queued
+                try:
+                    ws.recv(timeout=0.5)
+                except TimeoutError:
+                    break
+            requests.post(cirrus.url + "/1.1/classes/" + cls, json={"n": 2}, headers=APP, timeout=10)
+            with pytest.raises(TimeoutError):
+                ws.recv(timeout=2)
+    finally:
+        assert second.stop() == 0, second.output()
+
+
+def test_subscribe_ping_and_unsubscribe_answer_404_for_a_subscription_of_another_client(cirrus):
+    cls = "Pg" + uuid.uuid4().hex[:10]
+    subscription = subscribe(cirrus, cls, client_id="owner-1").json()
+    for path in ("/1.1/LiveQuery/subscribe/ping", "/1.1/LiveQuery/unsubscribe"):
+        other = requests.post(cirrus.url + path, json={"id": "someone-else", "query_id": subscription["query_id"]}, headers=APP, timeout=10)
+        assert other.status_code == 404, other.text
+    ping = requests.post(cirrus.url + "/1.1/LiveQuery/subscribe/ping", json={"id": "owner-1", "query_id": subscription["query_id"]}, headers=APP, timeout=10)
+    assert ping.status_code == 200 and ping.json() == {}

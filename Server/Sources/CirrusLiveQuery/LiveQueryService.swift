@@ -1,6 +1,6 @@
 package import CirrusModel
 package import CirrusServices
-import CirrusStorage
+package import CirrusStorage
 package import Logging
 
 /// LiveQuery: subscriptions made over REST (LeanCloud) or a socket (Parse), and the dispatcher that turns the change
@@ -8,11 +8,19 @@ package import Logging
 ///
 /// A subscriber acts with its session alone: the master key gives no extra rights (as LeanCloud), so an event never
 /// tells a client of an object a query with its session could not find.
+///
+/// Subscriptions live in the database (so the REST subscribe and the socket may reach different instances, and a
+/// restart keeps them); each instance holds in memory only those of the clients whose sockets it holds, loaded when a
+/// socket logs in and reloaded when another instance announces a change to them.
 package struct LiveQueryService: Sendable {
     package let objects: ObjectService
     package let users: UserService
     package let registry: LiveRegistry
     let logger: Logger
+    /// The most subscriptions one client may hold.
+    package var perClientLimit = 100
+    /// How long a subscription lasts unless pinged (LeanCloud: 7 days).
+    package var lifetime: Duration = .seconds(7 * 24 * 3600)
 
     package init(users: UserService, registry: LiveRegistry = LiveRegistry(), logger: Logger) {
         self.objects = users.objects
@@ -20,6 +28,8 @@ package struct LiveQueryService: Sendable {
         self.registry = registry
         self.logger = logger
     }
+
+    var store: any StorageAdapter { objects.store }
 
     /// Subscribes a client to the changes of the objects of `className` that match `where`.
     /// - Parameters:
@@ -41,24 +51,79 @@ package struct LiveQueryService: Sendable {
         if let clientId { try Self.validate(clientId: clientId) }
         let subscription = LiveSubscription(
             queryId: ObjectID.make(.hex24) + ObjectID.make(.hex24).suffix(8), clientId: clientId ?? ObjectID.make(.hex24), className: className,
-            condition: condition, keys: keys, returnACL: returnACL, sessionToken: sessionToken
+            query: json, condition: condition, keys: keys, returnACL: returnACL, sessionToken: sessionToken
         )
-        try registry.add(subscription)
+        let now = Timestamp.now()
+        guard try await store.liveSubscriptions(clientId: subscription.clientId, now: now).count < perClientLimit else {
+            throw APIError(.invalidParameter, "A LiveQuery client may hold at most \(perClientLimit) subscriptions; unsubscribe first.")
+        }
+        try await store.saveLiveSubscription(stored(subscription, now: now), now: now)
+        registry.add(subscription)
+        await store.announce(.liveSubscriptions(clientId: subscription.clientId))
         return subscription
+    }
+
+    /// The subscription as the database keeps it.
+    func stored(_ subscription: LiveSubscription, now: Timestamp) -> StoredLiveSubscription {
+        StoredLiveSubscription(
+            queryId: subscription.queryId, clientId: subscription.clientId, className: subscription.className, condition: subscription.query,
+            keys: subscription.keys, returnACL: subscription.returnACL, sessionToken: subscription.sessionToken, expiresAt: expiry(from: now)
+        )
+    }
+
+    func expiry(from now: Timestamp) -> Timestamp {
+        Timestamp(millisecondsSince1970: now.millisecondsSince1970 + lifetime.components.seconds * 1_000)
     }
 
     /// Ends a client's subscription.
     /// - Throws: ``APIError`` ``APIError/Reason/objectNotFound`` when the client has no such subscription.
-    package func unsubscribe(queryId: String, clientId: String) throws(APIError) {
-        guard registry.remove(queryId: queryId, clientId: clientId) else {
+    package func unsubscribe(queryId: String, clientId: String) async throws {
+        guard try await store.deleteLiveSubscription(queryId: queryId, clientId: clientId) else {
+            throw APIError(.objectNotFound, "No LiveQuery subscription \(queryId) for this client.")
+        }
+        registry.remove(queryId: queryId, clientId: clientId)
+        await store.announce(.liveSubscriptions(clientId: clientId))
+    }
+
+    /// Keeps a client's subscription for another lifetime (LeanCloud's `subscribe/ping`).
+    /// - Throws: ``APIError`` ``APIError/Reason/objectNotFound`` when the client has no such subscription.
+    package func ping(queryId: String, clientId: String) async throws {
+        guard try await store.renewLiveSubscription(queryId: queryId, clientId: clientId, until: expiry(from: Timestamp.now())) else {
             throw APIError(.objectNotFound, "No LiveQuery subscription \(queryId) for this client.")
         }
     }
 
-    /// Confirms a client's subscription is live (LeanCloud's `subscribe/ping`).
-    package func ping(queryId: String, clientId: String) throws(APIError) {
-        guard registry.contains(queryId: queryId, clientId: clientId) else {
-            throw APIError(.objectNotFound, "No LiveQuery subscription \(queryId) for this client.")
+    /// A socket logged in as `clientId`: it receives the client's events, its subscriptions loaded from the database
+    /// when it is the client's first socket here.
+    package func attach(_ sink: any LiveSink, clientId: String) async {
+        if registry.attach(sink, clientId: clientId) { await reload(clientId) }
+    }
+
+    /// The socket logged out or closed.
+    package func detach(_ sink: any LiveSink, clientId: String) {
+        registry.detach(sink, clientId: clientId)
+    }
+
+    /// Another instance changed a client's subscriptions: reloads them if the client has a socket here.
+    package func apply(_ notice: ChangeNotice) async {
+        guard case .liveSubscriptions(let clientId) = notice, registry.hasSockets(clientId: clientId) else { return }
+        await reload(clientId)
+    }
+
+    /// Loads a client's subscriptions from the database into the registry; one that no longer decodes is skipped.
+    func reload(_ clientId: String) async {
+        do {
+            let stored = try await store.liveSubscriptions(clientId: clientId, now: Timestamp.now())
+            let limits = ConditionOptions(limits: objects.configuration.queryLimits)
+            registry.replace(clientId: clientId, with: stored.compactMap { entry in
+                guard let condition = try? Condition(where: entry.condition, options: limits) else { return nil }
+                return LiveSubscription(
+                    queryId: entry.queryId, clientId: entry.clientId, className: entry.className, query: entry.condition, condition: condition,
+                    keys: entry.keys, returnACL: entry.returnACL, sessionToken: entry.sessionToken
+                )
+            })
+        } catch {
+            logger.warning("a LiveQuery client's subscriptions could not be loaded", metadata: ["error": "\(error)"])
         }
     }
 

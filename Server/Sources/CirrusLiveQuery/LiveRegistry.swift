@@ -1,4 +1,4 @@
-package import CirrusModel
+import CirrusModel
 
 /// Where a client's events go: a WebSocket logged in with the client's id. `deliver` never waits: a sink queues what
 /// it cannot send yet, up to its bound, and past it drops the connection (the client re-subscribes when it reconnects).
@@ -6,55 +6,43 @@ package protocol LiveSink: AnyObject, Sendable {
     func deliver(_ event: LiveEvent)
 }
 
-/// This instance's live subscriptions, by class and by client, and the sockets logged in for each client.
+/// The live subscriptions of the clients whose sockets this instance holds, by class and by client, and the sockets.
+/// A client's subscriptions are here only while one of its sockets is (the database keeps them: ``LiveQueryService``
+/// loads them when a socket logs in), so memory follows the sockets.
 package final class LiveRegistry: Sendable {
     private let lock = Lock()
     nonisolated(unsafe) private var subscriptions: [String: LiveSubscription] = [:]
     nonisolated(unsafe) private var byClass: [String: Set<String>] = [:]
     nonisolated(unsafe) private var byClient: [String: Set<String>] = [:]
     nonisolated(unsafe) private var sinks: [String: [ObjectIdentifier: any LiveSink]] = [:]
-    /// The most subscriptions one client may hold, and the most this instance keeps.
-    package let perClientLimit: Int
-    package let totalLimit: Int
 
-    package init(perClientLimit: Int = 100, totalLimit: Int = 100_000) {
-        self.perClientLimit = perClientLimit
-        self.totalLimit = totalLimit
-    }
+    package init() {}
 
-    /// Adds a subscription.
-    /// - Throws: ``APIError`` when the client or the instance holds the most subscriptions allowed.
-    package func add(_ subscription: LiveSubscription) throws(APIError) {
-        let refusal: APIError? = lock.withLock {
-            guard (byClient[subscription.clientId]?.count ?? 0) < perClientLimit else {
-                return APIError(.invalidParameter, "A LiveQuery client may hold at most \(perClientLimit) subscriptions; unsubscribe first.")
-            }
-            guard subscriptions.count < totalLimit else { return APIError(.serverBusy, "The server holds its most LiveQuery subscriptions.") }
-            subscriptions[subscription.queryId] = subscription
-            byClass[subscription.className, default: []].insert(subscription.queryId)
-            byClient[subscription.clientId, default: []].insert(subscription.queryId)
-            return nil
-        }
-        if let refusal { throw refusal }
-    }
-
-    /// Removes a subscription of a client; `false` when that client has no such subscription.
+    /// Adds (or replaces) a subscription of a client with a socket here; `false`, adding nothing, when it has none.
     @discardableResult
-    package func remove(queryId: String, clientId: String) -> Bool {
+    package func add(_ subscription: LiveSubscription) -> Bool {
         lock.withLock {
-            guard let subscription = subscriptions[queryId], subscription.clientId == clientId else { return false }
-            subscriptions[queryId] = nil
-            byClass[subscription.className]?.remove(queryId)
-            if byClass[subscription.className]?.isEmpty == true { byClass[subscription.className] = nil }
-            byClient[clientId]?.remove(queryId)
-            if byClient[clientId]?.isEmpty == true { byClient[clientId] = nil }
+            guard sinks[subscription.clientId] != nil else { return false }
+            insert(subscription)
             return true
         }
     }
 
-    /// Whether the client holds this subscription.
-    package func contains(queryId: String, clientId: String) -> Bool {
-        lock.withLock { subscriptions[queryId]?.clientId == clientId }
+    /// Makes `list` the subscriptions of a client with a socket here.
+    package func replace(clientId: String, with list: [LiveSubscription]) {
+        lock.withLock {
+            removeAll(of: clientId)
+            guard sinks[clientId] != nil else { return }
+            for subscription in list where subscription.clientId == clientId { insert(subscription) }
+        }
+    }
+
+    /// Removes a subscription of a client.
+    package func remove(queryId: String, clientId: String) {
+        lock.withLock {
+            guard let subscription = subscriptions[queryId], subscription.clientId == clientId else { return }
+            drop(subscription)
+        }
     }
 
     /// The subscriptions of a class whose client has a socket here, each with its sockets.
@@ -67,20 +55,55 @@ package final class LiveRegistry: Sendable {
         }
     }
 
-    /// Sends the client's events to `sink` until ``detach(_:clientId:)``.
-    package func attach(_ sink: any LiveSink, clientId: String) {
-        lock.withLock { sinks[clientId, default: [:]][ObjectIdentifier(sink)] = sink }
+    /// Sends the client's events to `sink` until ``detach(_:clientId:)``; `true` when it is the client's first socket here.
+    @discardableResult
+    package func attach(_ sink: any LiveSink, clientId: String) -> Bool {
+        lock.withLock {
+            let first = sinks[clientId] == nil
+            sinks[clientId, default: [:]][ObjectIdentifier(sink)] = sink
+            return first
+        }
     }
 
+    /// Stops sending to `sink`; the client's last socket takes its subscriptions with it.
     package func detach(_ sink: any LiveSink, clientId: String) {
         lock.withLock {
             sinks[clientId]?[ObjectIdentifier(sink)] = nil
-            if sinks[clientId]?.isEmpty == true { sinks[clientId] = nil }
+            if sinks[clientId]?.isEmpty == true {
+                sinks[clientId] = nil
+                removeAll(of: clientId)
+            }
         }
+    }
+
+    /// Whether the client has a socket here.
+    package func hasSockets(clientId: String) -> Bool {
+        lock.withLock { sinks[clientId] != nil }
     }
 
     /// How many subscriptions and sockets there are.
     package var counts: (subscriptions: Int, sockets: Int) {
         lock.withLock { (subscriptions.count, sinks.values.reduce(0) { $0 + $1.count }) }
+    }
+
+    private func insert(_ subscription: LiveSubscription) {
+        if let old = subscriptions[subscription.queryId] { drop(old) }
+        subscriptions[subscription.queryId] = subscription
+        byClass[subscription.className, default: []].insert(subscription.queryId)
+        byClient[subscription.clientId, default: []].insert(subscription.queryId)
+    }
+
+    private func drop(_ subscription: LiveSubscription) {
+        subscriptions[subscription.queryId] = nil
+        byClass[subscription.className]?.remove(subscription.queryId)
+        if byClass[subscription.className]?.isEmpty == true { byClass[subscription.className] = nil }
+        byClient[subscription.clientId]?.remove(subscription.queryId)
+        if byClient[subscription.clientId]?.isEmpty == true { byClient[subscription.clientId] = nil }
+    }
+
+    private func removeAll(of clientId: String) {
+        for queryId in byClient[clientId] ?? [] {
+            if let subscription = subscriptions[queryId] { drop(subscription) }
+        }
     }
 }

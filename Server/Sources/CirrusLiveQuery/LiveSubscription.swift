@@ -8,6 +8,8 @@ package struct LiveSubscription: Sendable, Hashable {
     /// `installationId`; events go to the sockets logged in with it.
     package var clientId: String
     package var className: String
+    /// The `where` as the client sent it, kept with the subscription.
+    package var query: JSON
     package var condition: Condition
     /// The fields the events carry besides the built-in ones; `nil` for all.
     package var keys: [String]?
@@ -17,11 +19,13 @@ package struct LiveSubscription: Sendable, Hashable {
     package var sessionToken: String?
 
     package init(
-        queryId: String, clientId: String, className: String, condition: Condition, keys: [String]?, returnACL: Bool, sessionToken: String?
+        queryId: String, clientId: String, className: String, query: JSON = [:], condition: Condition, keys: [String]?, returnACL: Bool,
+        sessionToken: String?
     ) {
         self.queryId = queryId
         self.clientId = clientId
         self.className = className
+        self.query = query
         self.condition = condition
         self.keys = keys
         self.returnACL = returnACL

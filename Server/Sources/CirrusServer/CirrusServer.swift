@@ -80,7 +80,7 @@ public struct CirrusServer: Sendable {
         responder.transport = configuration.transport
         let realtime: RealtimeListener?
         do {
-            realtime = try await startRealtime(configuration, registry: app.liveQuery.registry, appId: keys.appId, logger: logger)
+            realtime = try await startRealtime(configuration, liveQuery: app.liveQuery, appId: keys.appId, logger: logger)
         } catch {
             try? await store.close()
             throw error
@@ -97,7 +97,7 @@ public struct CirrusServer: Sendable {
             server: CirrusHTTPChannel.server(settings: settings, limiter: connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),
             services: [
-                StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects),
+                StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects, liveQuery: app.liveQuery),
                 LiveQueryDispatchService(dispatcher: LiveDispatcher(service: app.liveQuery), listener: realtime),
             ],
             onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
@@ -110,10 +110,10 @@ public struct CirrusServer: Sendable {
     }
 
     /// LiveQuery's WebSocket listener, when LiveQuery is on: on its own port (the API's plus one unless configured).
-    static func startRealtime(_ configuration: ServerConfiguration, registry: LiveRegistry, appId: String, logger: Logger) async throws -> RealtimeListener? {
+    static func startRealtime(_ configuration: ServerConfiguration, liveQuery: LiveQueryService, appId: String, logger: Logger) async throws -> RealtimeListener? {
         let live = configuration.liveQuery
         guard live.enabled else { return nil }
-        let endpoint = RTMEndpoint.webSocket(registry: registry, appId: appId, settings: live, logger: logger)
+        let endpoint = RTMEndpoint.webSocket(liveQuery: liveQuery, appId: appId, settings: live, logger: logger)
         let port = live.port ?? (configuration.port == 0 ? 0 : configuration.port + 1)
         do {
             return try await RealtimeListener.start(host: configuration.host, port: port, endpoint: endpoint, logger: logger)
@@ -201,10 +201,12 @@ public struct CirrusServer: Sendable {
 /// before the store closes (services shut down in reverse order).
 struct ChangeNoticeService: Service {
     let objects: ObjectService
+    let liveQuery: LiveQueryService
 
     func run() async throws {
         for await notice in objects.store.notices().cancelOnGracefulShutdown() {
             objects.apply(notice)
+            await liveQuery.apply(notice)
         }
         // A store without other instances (SQLite) has no notices: the service still lives until the server stops,
         // since a service that returns early stops the whole server.

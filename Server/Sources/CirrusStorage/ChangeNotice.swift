@@ -5,6 +5,8 @@ package enum ChangeNotice: Sendable, Hashable {
     case schema(className: String)
     /// Sessions were revoked, roles written or users deleted: cached callers may be wrong.
     case sessions
+    /// A client's LiveQuery subscriptions changed: the instance holding its socket reloads them.
+    case liveSubscriptions(clientId: String)
     /// Notices may have been missed (the listening connection was lost): drop everything cached.
     case everything
 }

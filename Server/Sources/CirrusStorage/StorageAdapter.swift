@@ -132,6 +132,18 @@ package protocol ChangeNoticeStorage: Sendable {
     /// Adds records no object write produced (a log-in) to the change log, at once.
     func append(_ records: [ChangeRecord]) async throws
 
+    /// Keeps a LiveQuery subscription (replacing one with its query id), removing the client's lapsed ones.
+    func saveLiveSubscription(_ subscription: StoredLiveSubscription, now: Timestamp) async throws
+
+    /// Removes a client's subscription; `false` when the client has none with this id.
+    func deleteLiveSubscription(queryId: String, clientId: String) async throws -> Bool
+
+    /// A client's subscriptions that have not lapsed at `now`.
+    func liveSubscriptions(clientId: String, now: Timestamp) async throws -> [StoredLiveSubscription]
+
+    /// Moves a client's subscription's lapse to `expiresAt`; `false` when the client has none with this id.
+    func renewLiveSubscription(queryId: String, clientId: String, until expiresAt: Timestamp) async throws -> Bool
+
     /// Tells the other instances sharing this database about a committed change. A store only one process uses
     /// has no one to tell.
     func announce(_ notice: ChangeNotice) async

@@ -193,6 +193,22 @@ final class CountingStore: StorageAdapter {
         try await base.append(records)
     }
 
+    func saveLiveSubscription(_ subscription: StoredLiveSubscription, now: Timestamp) async throws {
+        try await base.saveLiveSubscription(subscription, now: now)
+    }
+
+    func deleteLiveSubscription(queryId: String, clientId: String) async throws -> Bool {
+        try await base.deleteLiveSubscription(queryId: queryId, clientId: clientId)
+    }
+
+    func liveSubscriptions(clientId: String, now: Timestamp) async throws -> [StoredLiveSubscription] {
+        try await base.liveSubscriptions(clientId: clientId, now: now)
+    }
+
+    func renewLiveSubscription(queryId: String, clientId: String, until expiresAt: Timestamp) async throws -> Bool {
+        try await base.renewLiveSubscription(queryId: queryId, clientId: clientId, until: expiresAt)
+    }
+
     var pointerFetches: Int { counts.withLock { $0.pointers } }
     var fetchesById: Int { counts.withLock { $0.byId } }
     func reset() { counts.withLock { $0 = (0, 0) } }

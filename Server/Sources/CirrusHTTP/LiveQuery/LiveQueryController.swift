@@ -24,18 +24,18 @@ struct LiveQueryController: Sendable {
         }
         router.on(.post, "LiveQuery/unsubscribe", dialects: [.leancloud], session: false) { request in
             let (clientId, queryId) = try Self.identifiers(try request.jsonBody())
-            try liveQuery.unsubscribe(queryId: queryId, clientId: clientId)
+            try await liveQuery.unsubscribe(queryId: queryId, clientId: clientId)
             return APIResponse(body: [:])
         }
         router.on(.post, "LiveQuery/unsubscribe/:id", dialects: [.leancloud], session: false) { request in
             let body = try request.jsonBody()
             guard let queryId = body["query_id"]?.stringValue else { throw APIError(.invalidParameter, "query_id is required.") }
-            try liveQuery.unsubscribe(queryId: queryId, clientId: request.parameter("id"))
+            try await liveQuery.unsubscribe(queryId: queryId, clientId: request.parameter("id"))
             return APIResponse(body: [:])
         }
         router.on(.post, "LiveQuery/subscribe/ping", dialects: [.leancloud], session: false) { request in
             let (clientId, queryId) = try Self.identifiers(try request.jsonBody())
-            try liveQuery.ping(queryId: queryId, clientId: clientId)
+            try await liveQuery.ping(queryId: queryId, clientId: clientId)
             return APIResponse(body: [:])
         }
     }

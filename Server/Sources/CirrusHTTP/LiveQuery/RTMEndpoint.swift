@@ -6,7 +6,7 @@ import NIOHTTP1
 /// LeanCloud's realtime socket as the server's WebSocket endpoint: upgrades at ``LiveQuerySettings/path`` with a
 /// subprotocol the server speaks (echoed back, as browsers require), and serves each socket with an ``RTMSession``.
 package enum RTMEndpoint {
-    package static func webSocket(registry: LiveRegistry, appId: String, settings: LiveQuerySettings, logger: Logger) -> WebSocketEndpoint {
+    package static func webSocket(liveQuery: LiveQueryService, appId: String, settings: LiveQuerySettings, logger: Logger) -> WebSocketEndpoint {
         WebSocketEndpoint(
             maximumFrameSize: settings.maximumFrameSize,
             accept: { head in
@@ -19,7 +19,7 @@ package enum RTMEndpoint {
             serve: { socket, head in
                 guard let (_, format) = RTMFormat.negotiate(head) else { return }
                 let session = RTMSession(
-                    format: format, appId: appId, registry: registry, settings: settings, channel: socket.channel, logger: logger
+                    format: format, appId: appId, liveQuery: liveQuery, settings: settings, channel: socket.channel, logger: logger
                 )
                 await session.serve(socket)
             }

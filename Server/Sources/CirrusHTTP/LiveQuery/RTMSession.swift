@@ -16,7 +16,7 @@ import NIOWebSocket
 final class RTMSession: LiveSink, @unchecked Sendable {
     let format: RTMFormat
     let appId: String
-    let registry: LiveRegistry
+    let liveQuery: LiveQueryService
     let settings: LiveQuerySettings
     let logger: Logger
     private let outgoing: AsyncStream<WebSocketFrame>.Continuation
@@ -34,10 +34,10 @@ final class RTMSession: LiveSink, @unchecked Sendable {
         case queueFull = 4107
     }
 
-    init(format: RTMFormat, appId: String, registry: LiveRegistry, settings: LiveQuerySettings, channel: any Channel, logger: Logger) {
+    init(format: RTMFormat, appId: String, liveQuery: LiveQueryService, settings: LiveQuerySettings, channel: any Channel, logger: Logger) {
         self.format = format
         self.appId = appId
-        self.registry = registry
+        self.liveQuery = liveQuery
         self.settings = settings
         self.channel = channel
         self.logger = logger
@@ -63,7 +63,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
                         outgoing.finish()
                     }
                     for try await frame in inbound {
-                        guard handle(frame) else { break }
+                        guard await handle(frame) else { break }
                     }
                 }
             }
@@ -74,7 +74,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
     }
 
     /// Handles one frame; `false` when the socket is to close.
-    private func handle(_ frame: WebSocketFrame) -> Bool {
+    private func handle(_ frame: WebSocketFrame) async -> Bool {
         switch frame.opcode {
         case .ping:
             send(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
@@ -92,7 +92,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
             }
             do {
                 let command = try format.command(in: frame)
-                if let reply = respond(to: command) { send(format.frame(reply)) }
+                if let reply = await respond(to: command) { send(format.frame(reply)) }
                 return true
             } catch {
                 close(.unparseable, "The frame could not be read: \(error).")
@@ -104,7 +104,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
     }
 
     /// The reply to a command, if it has one.
-    func respond(to command: RTMCommand) -> RTMCommand? {
+    func respond(to command: RTMCommand) async -> RTMCommand? {
         switch command.cmd {
         case .login?:
             if let app = command.appId, app != appId {
@@ -115,11 +115,11 @@ final class RTMSession: LiveSink, @unchecked Sendable {
                 return error(command, code: 4103, "A LiveQuery login needs the subscription's id as installationId.")
             }
             lock.withLock { _ = clientIds.insert(clientId) }
-            registry.attach(self, clientId: clientId)
+            await liveQuery.attach(self, clientId: clientId)
             return RTMCommand(cmd: .loggedin, i: command.i, installationId: clientId, service: 1)
         case .logout?:
             if let clientId = command.installationId {
-                registry.detach(self, clientId: clientId)
+                liveQuery.detach(self, clientId: clientId)
                 lock.withLock { _ = clientIds.remove(clientId) }
             } else {
                 detachAll()
@@ -180,6 +180,6 @@ final class RTMSession: LiveSink, @unchecked Sendable {
             clientIds = []
             return ids
         }
-        for id in ids { registry.detach(self, clientId: id) }
+        for id in ids { liveQuery.detach(self, clientId: id) }
     }
 }

@@ -12,6 +12,8 @@ package enum SystemSchema {
     package static let sendsTable = "_cirrus_sends"
     /// Third-party accounts (`authData.<platform>`) and the users they are linked to, unique per platform and id.
     package static let authLinksTable = "_cirrus_auth_links"
+    /// LiveQuery subscriptions, by query id and client.
+    package static let liveSubscriptionsTable = "_cirrus_live_subscriptions"
 
     /// One named step; applied once, in order, inside a transaction.
     package struct Migration: Sendable {
@@ -45,6 +47,12 @@ package enum SystemSchema {
                 "ALTER TABLE \(dialect.quote(classesTable)) ADD COLUMN \"options\" TEXT",
             ]),
             authLinks(dialect),
+            Migration(name: "0013_live_subscriptions", statements: [
+                "CREATE TABLE \(dialect.quote(liveSubscriptionsTable)) (\"query_id\" TEXT PRIMARY KEY, \"client_id\" TEXT NOT NULL, "
+                    + "\"class_name\" TEXT NOT NULL, \"query\" TEXT NOT NULL, \"keys\" TEXT, \"return_acl\" \(dialect.integerColumnType) NOT NULL, "
+                    + "\"session_token\" TEXT, \"expires_at\" \(dialect.integerColumnType) NOT NULL)",
+                "CREATE INDEX \"_cirrus_live_subscriptions_client\" ON \(dialect.quote(liveSubscriptionsTable)) (\"client_id\")",
+            ]),
         ]
         // The dialect's own functions, each at its place in the order of names.
         return (list + dialect.dialectMigrations).sorted { $0.name < $1.name }

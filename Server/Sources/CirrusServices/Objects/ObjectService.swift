@@ -131,6 +131,7 @@ package struct ObjectService: Sendable {
         switch notice {
         case .schema(let className): schemas.invalidate(className)
         case .sessions: sessionCache.removeAll()
+        case .liveSubscriptions: break
         case .everything:
             schemas.invalidateAll()
             sessionCache.removeAll()

@@ -22,6 +22,31 @@ package actor InMemoryStore: StorageAdapter {
         changeLog.append(records)
     }
 
+    // MARK: LiveQuery subscriptions
+
+    private var liveSubscriptions: [String: StoredLiveSubscription] = [:]
+
+    package func saveLiveSubscription(_ subscription: StoredLiveSubscription, now: Timestamp) async throws {
+        liveSubscriptions = liveSubscriptions.filter { $0.value.clientId != subscription.clientId || $0.value.expiresAt >= now }
+        liveSubscriptions[subscription.queryId] = subscription
+    }
+
+    package func deleteLiveSubscription(queryId: String, clientId: String) async throws -> Bool {
+        guard liveSubscriptions[queryId]?.clientId == clientId else { return false }
+        liveSubscriptions[queryId] = nil
+        return true
+    }
+
+    package func liveSubscriptions(clientId: String, now: Timestamp) async throws -> [StoredLiveSubscription] {
+        liveSubscriptions.values.filter { $0.clientId == clientId && $0.expiresAt >= now }.sorted { $0.queryId < $1.queryId }
+    }
+
+    package func renewLiveSubscription(queryId: String, clientId: String, until expiresAt: Timestamp) async throws -> Bool {
+        guard liveSubscriptions[queryId]?.clientId == clientId else { return false }
+        liveSubscriptions[queryId]?.expiresAt = expiresAt
+        return true
+    }
+
     package init() {}
 
     package func prepare() async throws {}
