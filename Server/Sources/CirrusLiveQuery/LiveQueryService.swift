@@ -40,18 +40,10 @@ package struct LiveQueryService: Sendable {
     package func subscribe(
         className: String, where json: JSON, keys: [String]?, returnACL: Bool, clientId: String?, sessionToken: String?
     ) async throws -> LiveSubscription {
-        try ClassName.validate(className)
-        let condition = try Condition(where: json, options: ConditionOptions(limits: objects.configuration.queryLimits))
-        guard condition.tableClassNames.isEmpty else {
-            throw APIError(.invalidQuery, "LiveQuery does not follow inner queries ($inQuery, $notInQuery, $select, $dontSelect, $relatedTo).")
-        }
-        let caller = try await subscriber(sessionToken)
-        let schema = try await objects.schemas.schema(of: className)
-        try await objects.authorizeQuery(className, schema: schema, condition: condition, sorting: [], caller: caller)
         if let clientId { try Self.validate(clientId: clientId) }
-        let subscription = LiveSubscription(
-            queryId: ObjectID.make(.hex24) + ObjectID.make(.hex24).suffix(8), clientId: clientId ?? ObjectID.make(.hex24), className: className,
-            query: json, condition: condition, keys: keys, returnACL: returnACL, sessionToken: sessionToken
+        let subscription = try await prepare(
+            className: className, where: json, keys: keys, returnACL: returnACL, clientId: clientId ?? ObjectID.make(.hex24),
+            queryId: ObjectID.make(.hex24) + ObjectID.make(.hex24).suffix(8), sessionToken: sessionToken
         )
         let now = Timestamp.now()
         guard try await store.liveSubscriptions(clientId: subscription.clientId, now: now).count < perClientLimit else {
@@ -61,6 +53,41 @@ package struct LiveQueryService: Sendable {
         registry.add(subscription)
         await store.announce(.liveSubscriptions(clientId: subscription.clientId))
         return subscription
+    }
+
+    /// Subscribes a socket's own client (Parse's LiveQuery subscribes over its socket): kept in this instance's memory
+    /// only, as long as the socket, which must be attached.
+    /// - Throws: as ``subscribe(className:where:keys:returnACL:clientId:sessionToken:)``, and
+    ///   ``APIError/Reason/invalidParameter`` past the client's limit.
+    package func subscribeSocket(
+        className: String, where json: JSON, keys: [String]?, clientId: String, queryId: String, sessionToken: String?
+    ) async throws -> LiveSubscription {
+        let subscription = try await prepare(
+            className: className, where: json, keys: keys, returnACL: false, clientId: clientId, queryId: queryId, sessionToken: sessionToken
+        )
+        guard registry.count(clientId: clientId) < perClientLimit || registry.contains(queryId: queryId) else {
+            throw APIError(.invalidParameter, "A LiveQuery client may hold at most \(perClientLimit) subscriptions; unsubscribe first.")
+        }
+        registry.add(subscription)
+        return subscription
+    }
+
+    /// A subscription checked as a query with the subscriber's session would be.
+    func prepare(
+        className: String, where json: JSON, keys: [String]?, returnACL: Bool, clientId: String, queryId: String, sessionToken: String?
+    ) async throws -> LiveSubscription {
+        try ClassName.validate(className)
+        let condition = try Condition(where: json, options: ConditionOptions(limits: objects.configuration.queryLimits))
+        guard condition.tableClassNames.isEmpty else {
+            throw APIError(.invalidQuery, "LiveQuery does not follow inner queries ($inQuery, $notInQuery, $select, $dontSelect, $relatedTo).")
+        }
+        let caller = try await subscriber(sessionToken)
+        let schema = try await objects.schemas.schema(of: className)
+        try await objects.authorizeQuery(className, schema: schema, condition: condition, sorting: [], caller: caller)
+        return LiveSubscription(
+            queryId: queryId, clientId: clientId, className: className, query: json, condition: condition, keys: keys, returnACL: returnACL,
+            sessionToken: sessionToken
+        )
     }
 
     /// The subscription as the database keeps it.

@@ -76,6 +76,16 @@ package final class LiveRegistry: Sendable {
         }
     }
 
+    /// How many subscriptions a client has here.
+    package func count(clientId: String) -> Int {
+        lock.withLock { byClient[clientId]?.count ?? 0 }
+    }
+
+    /// Whether a subscription is here.
+    package func contains(queryId: String) -> Bool {
+        lock.withLock { subscriptions[queryId] != nil }
+    }
+
     /// Whether the client has a socket here.
     package func hasSockets(clientId: String) -> Bool {
         lock.withLock { sinks[clientId] != nil }

@@ -80,7 +80,7 @@ public struct CirrusServer: Sendable {
         responder.transport = configuration.transport
         let realtime: RealtimeListener?
         do {
-            realtime = try await startRealtime(configuration, liveQuery: app.liveQuery, appId: keys.appId, logger: logger)
+            realtime = try await startRealtime(configuration, liveQuery: app.liveQuery, keys: keys, logger: logger)
         } catch {
             try? await store.close()
             throw error
@@ -110,10 +110,13 @@ public struct CirrusServer: Sendable {
     }
 
     /// LiveQuery's WebSocket listener, when LiveQuery is on: on its own port (the API's plus one unless configured).
-    static func startRealtime(_ configuration: ServerConfiguration, liveQuery: LiveQueryService, appId: String, logger: Logger) async throws -> RealtimeListener? {
+    static func startRealtime(_ configuration: ServerConfiguration, liveQuery: LiveQueryService, keys: AppKeys, logger: Logger) async throws -> RealtimeListener? {
         let live = configuration.liveQuery
         guard live.enabled else { return nil }
-        let endpoint = RTMEndpoint.webSocket(liveQuery: liveQuery, appId: appId, settings: live, logger: logger)
+        let endpoint = WebSocketEndpoint.first(of: [
+            RTMEndpoint.webSocket(liveQuery: liveQuery, appId: keys.appId, settings: live, logger: logger),
+            ParseLiveEndpoint.webSocket(liveQuery: liveQuery, keys: (keys.appId, keys.appKey, keys.masterKey), settings: live, logger: logger),
+        ])
         let port = live.port ?? (configuration.port == 0 ? 0 : configuration.port + 1)
         do {
             return try await RealtimeListener.start(host: configuration.host, port: port, endpoint: endpoint, logger: logger)

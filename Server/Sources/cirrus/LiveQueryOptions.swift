@@ -10,6 +10,9 @@ struct LiveQueryOptions: ParsableArguments {
     @Option(help: "The path of LiveQuery's WebSocket for the LeanCloud SDKs (CIRRUS_LIVEQUERY_PATH, default /rtm).")
     var livequeryPath: String?
 
+    @Option(help: "The path of Parse's LiveQuery WebSocket on the same port (CIRRUS_LIVEQUERY_PARSE_PATH, default /parse).")
+    var livequeryParsePath: String?
+
     @Option(help: "The port of LiveQuery's WebSocket; 0 for any free one (CIRRUS_LIVEQUERY_PORT, default the API's port plus one).")
     var livequeryPort: Int?
 
@@ -33,6 +36,12 @@ struct LiveQueryOptions: ParsableArguments {
         if let path = values.string(livequeryPath, "CIRRUS_LIVEQUERY_PATH") {
             guard path.hasPrefix("/"), !path.contains("?") else { throw ValidationError("CIRRUS_LIVEQUERY_PATH must be a path starting with /, got \(path).") }
             settings.path = path
+        }
+        if let path = values.string(livequeryParsePath, "CIRRUS_LIVEQUERY_PARSE_PATH") {
+            guard path.hasPrefix("/"), !path.contains("?"), path != settings.path else {
+                throw ValidationError("CIRRUS_LIVEQUERY_PARSE_PATH must be a path starting with /, other than LeanCloud's, got \(path).")
+            }
+            settings.parsePath = path
         }
         if let port = try values.integer(livequeryPort, "CIRRUS_LIVEQUERY_PORT") {
             guard (0...65535).contains(port) else { throw ValidationError("CIRRUS_LIVEQUERY_PORT must be a port number, got \(port).") }

@@ -9,6 +9,8 @@ public struct LiveQuerySettings: Sendable, Hashable {
     public var publicURL: String?
     /// The socket's path, for LeanCloud's SDKs (the router gives them its whole URL).
     public var path = "/rtm"
+    /// The path of Parse's LiveQuery socket on the same port (Parse SDKs: `liveQueryServerURL` `ws://host:<port>/parse`).
+    public var parsePath = "/parse"
     /// How long a socket may stay open without logging in (LeanCloud closes it with 4108).
     public var loginTimeout: Duration = .seconds(60)
     /// How many events a socket may have waiting to be sent; past it the socket is closed (a client that does not read

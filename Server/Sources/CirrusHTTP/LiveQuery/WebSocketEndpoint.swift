@@ -21,3 +21,14 @@ package struct WebSocketEndpoint: Sendable {
         self.serve = serve
     }
 }
+
+extension WebSocketEndpoint {
+    /// The endpoints of one listener: a request goes to the first that takes it.
+    package static func first(of endpoints: [WebSocketEndpoint]) -> WebSocketEndpoint {
+        WebSocketEndpoint(
+            maximumFrameSize: endpoints.map(\.maximumFrameSize).max() ?? 64 * 1024,
+            accept: { head in endpoints.lazy.compactMap { $0.accept(head) }.first },
+            serve: { socket, head in await endpoints.first(where: { $0.accept(head) != nil })?.serve(socket, head) }
+        )
+    }
+}
