@@ -116,6 +116,7 @@ public struct CirrusServer: Sendable {
         let endpoint = WebSocketEndpoint.first(of: [
             RTMEndpoint.webSocket(liveQuery: liveQuery, appId: keys.appId, settings: live, logger: logger),
             ParseLiveEndpoint.webSocket(liveQuery: liveQuery, keys: (keys.appId, keys.appKey, keys.masterKey), settings: live, logger: logger),
+            BmobRealtimeEndpoint.webSocket(liveQuery: liveQuery, appId: keys.appId, settings: live, logger: logger),
         ])
         let port = live.port ?? (configuration.port == 0 ? 0 : configuration.port + 1)
         do {

@@ -94,19 +94,35 @@ package final class RealtimeListener: Sendable {
     }
 }
 
-/// Answers a request that is no WebSocket upgrade (or one the endpoint does not take) with 426 and closes.
+/// Answers a request that is no WebSocket upgrade: Socket.IO 0.9's handshake for Bmob's realtime
+/// (``BmobRealtimeEndpoint/handshake(path:)``), else 426; then closes the connection.
 final class UpgradeRequired: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private var path = ""
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .end = unwrapInboundIn(data) else { return }
-        let body = JSONWriter.bytes(Dialect.leancloud.wireError(for: APIError(.notFound, "This port serves LiveQuery's WebSocket only: connect with a WebSocket upgrade to its path.")).body)
+        switch unwrapInboundIn(data) {
+        case .head(let head): path = head.uri
+        case .body: break
+        case .end:
+            if let handshake = BmobRealtimeEndpoint.handshake(path: path) {
+                reply(context, status: .ok, type: "text/plain; charset=utf-8", body: Array(handshake.utf8))
+            } else {
+                let error = APIError(.notFound, "This port serves LiveQuery's WebSockets only: connect with a WebSocket upgrade to their path.")
+                reply(context, status: .upgradeRequired, type: "application/json; charset=utf-8", body: JSONWriter.bytes(Dialect.leancloud.wireError(for: error).body))
+            }
+        }
+    }
+
+    private func reply(_ context: ChannelHandlerContext, status: HTTPResponseStatus, type: String, body: [UInt8]) {
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Access-Control-Allow-Origin", value: "*")
         headers.add(name: "Connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .upgradeRequired, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         let promise = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)

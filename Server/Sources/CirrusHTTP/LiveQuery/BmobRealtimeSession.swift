@@ -1,0 +1,206 @@
+package import CirrusLiveQuery
+import CirrusModel
+import CirrusStorage
+import Foundation
+package import Logging
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+/// One socket of Bmob's realtime data ("数据实时", seed 004 RT-1–4), as Bmob's SDKs speak it: Socket.IO 0.9 text frames
+/// (`type:id:endpoint:data`) on `/socket.io/1/websocket/<sid>` after the `/socket.io/1/` handshake
+/// (``RealtimeListener``). The server greets with `1::` and `client_send_data` (the iOS and JavaScript SDKs subscribe
+/// only after it), sends `2:::` heartbeats, and takes `client_sub` / `client_unsub` events whose argument is
+/// `{"appKey", "tableName", "objectId", "action"}` with `action` one of `updateTable`, `updateRow`, `deleteRow`,
+/// `deleteTable` or their `unsub_` forms (dispatched on the action, as old JavaScript SDKs sent unsubscribes as
+/// `client_sub`). Changes go out as `server_pub` events echoing the subscription with the row in Bmob's REST shape.
+///
+/// The socket carries no credential but the app id, so it sees what a client without a session may read: the class's
+/// find permission and the row's ACL for the public (``LiveMatcher``). `updateTable` fires on creates and updates of
+/// the table's rows, `updateRow` on updates of its row, `deleteRow` on its delete; `deleteTable` (the class dropped)
+/// is accepted but not yet announced (the change log has no class drops).
+final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
+    let appId: String
+    let liveQuery: LiveQueryService
+    let settings: LiveQuerySettings
+    let logger: Logger
+    let clientId = "bmob-" + UUID().uuidString.lowercased()
+    private let channel: any Channel
+    private let outgoing: AsyncStream<WebSocketFrame>.Continuation
+    private let queue: AsyncStream<WebSocketFrame>
+    private let lock = Lock()
+    private var lastInput = ContinuousClock.now
+
+    /// Seconds between heartbeats, and without any frame from the client before the socket closes (the handshake's
+    /// timeouts).
+    static let heartbeat: Duration = .seconds(25)
+    static let timeout: Duration = .seconds(60)
+    static let subscribeActions: Set<String> = ["updateTable", "updateRow", "deleteRow", "deleteTable"]
+
+    init(appId: String, liveQuery: LiveQueryService, settings: LiveQuerySettings, channel: any Channel, logger: Logger) {
+        self.appId = appId
+        self.liveQuery = liveQuery
+        self.settings = settings
+        self.channel = channel
+        self.logger = logger
+        (queue, outgoing) = AsyncStream.makeStream(of: WebSocketFrame.self, bufferingPolicy: .bufferingOldest(settings.queueLimit))
+    }
+
+    func serve(_ socket: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
+        await liveQuery.attach(self, clientId: clientId)
+        send(text: "1::")
+        send(text: "5:::" + JSONWriter.string(["name": "client_send_data", "args": ["{}"]]))
+        do {
+            try await socket.executeThenClose { inbound, outbound in
+                let beat = Task { [self] in
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: Self.heartbeat)
+                        if ContinuousClock.now - lock.withLock({ lastInput }) > Self.timeout { return closeSocket() }
+                        send(text: "2:::")
+                    }
+                }
+                defer { beat.cancel() }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { [queue] in
+                        for await frame in queue { try await outbound.write(frame) }
+                    }
+                    defer {
+                        liveQuery.detach(self, clientId: clientId)
+                        outgoing.finish()
+                    }
+                    for try await frame in inbound {
+                        lock.withLock { lastInput = .now }
+                        guard await handle(frame) else { break }
+                    }
+                }
+            }
+        } catch {
+            logger.trace("a Bmob realtime socket ended", metadata: ["error": "\(error)"])
+        }
+        liveQuery.detach(self, clientId: clientId)
+    }
+
+    private func handle(_ frame: WebSocketFrame) async -> Bool {
+        switch frame.opcode {
+        case .ping:
+            send(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
+        case .connectionClose:
+            send(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
+            outgoing.finish()
+            return false
+        case .text:
+            let text = String(buffer: frame.unmaskedData)
+            if text.hasPrefix("0:") {
+                outgoing.finish()
+                return false
+            }
+            if let event = Self.event(in: text) { await subscription(event) }
+        default:
+            break
+        }
+        return true
+    }
+
+    /// The `{"appKey", "tableName", "objectId", "action"}` of a `5:…` event frame (`client_sub` or `client_unsub`),
+    /// its argument JSON text or an object; `nil` for any other frame.
+    static func event(in text: String) -> [String: JSON]? {
+        // type ":" [id ["+"]] ":" [endpoint] ":" data
+        let parts = text.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "5", case .object(let event)? = try? JSONParser.parse(String(parts[3])),
+            let name = event["name"]?.stringValue, name == "client_sub" || name == "client_unsub", let argument = event["args"]?.arrayValue?.first
+        else { return nil }
+        switch argument {
+        case .object(let members): return members
+        case .string(let inner): return (try? JSONParser.parse(inner))?.objectValue
+        default: return nil
+        }
+    }
+
+    /// Subscribes or unsubscribes, as the action says; what is not this app's or not a valid request is ignored (Bmob
+    /// answers subscriptions with nothing).
+    private func subscription(_ request: [String: JSON]) async {
+        guard request["appKey"]?.stringValue == appId, let table = request["tableName"]?.stringValue, var action = request["action"]?.stringValue
+        else { return }
+        let objectId = request["objectId"]?.stringValue ?? ""
+        let unsubscribe = action.hasPrefix("unsub_")
+        if unsubscribe { action.removeFirst("unsub_".count) }
+        guard Self.subscribeActions.contains(action), action.hasSuffix("Table") || !objectId.isEmpty else { return }
+        let queryId = [clientId, action, table, action.hasSuffix("Row") ? objectId : ""].joined(separator: "\u{1}")
+        if unsubscribe {
+            liveQuery.registry.remove(queryId: queryId, clientId: clientId)
+            return
+        }
+        let condition: JSON = action.hasSuffix("Row") ? ["objectId": .string(objectId)] : [:]
+        do {
+            _ = try await liveQuery.subscribeSocket(className: table, where: condition, keys: nil, clientId: clientId, queryId: queryId, sessionToken: nil)
+        } catch {
+            logger.debug("a Bmob realtime subscription was refused", metadata: ["table": "\(table)", "error": "\(error)"])
+        }
+    }
+
+    /// Sends the event when the subscription's action covers it: `updateTable` creates, updates and enters,
+    /// `updateRow` updates and enters, `deleteRow` deletes.
+    func deliver(_ event: LiveEvent) {
+        let parts = event.subscription.queryId.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4 else { return }
+        let action = parts[1]
+        let covered: Bool
+        switch (action, event.operation) {
+        case ("updateTable", .create), ("updateTable", .update), ("updateTable", .enter): covered = true
+        case ("updateRow", .update), ("updateRow", .enter): covered = true
+        case ("deleteRow", .delete): covered = true
+        default: covered = false
+        }
+        guard covered else { return }
+        let inner: JSON = [
+            "appKey": .string(appId), "tableName": .string(event.subscription.className), "objectId": .string(parts[3]),
+            "action": .string(action), "data": ObjectEncoder(dialect: .bmob).encode(event.object, schema: nil),
+        ]
+        send(text: "5:::" + JSONWriter.string(["name": "server_pub", "args": [.string(JSONWriter.string(inner))]]))
+    }
+
+    private func send(text: String) {
+        send(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+    }
+
+    private func send(_ frame: WebSocketFrame) {
+        if case .dropped = outgoing.yield(frame) {
+            logger.notice("a Bmob realtime socket's queue is full; closing it", metadata: ["limit": "\(settings.queueLimit)"])
+            closeSocket()
+        }
+    }
+
+    private func closeSocket() {
+        outgoing.finish()
+        channel.close(promise: nil)
+    }
+}
+
+/// Bmob's realtime socket as a WebSocket endpoint at `/socket.io/1/websocket/<sid>`.
+package enum BmobRealtimeEndpoint {
+    static let handshakePath = "/socket.io/1"
+    static let socketPrefix = "/socket.io/1/websocket/"
+
+    package static func webSocket(liveQuery: LiveQueryService, appId: String, settings: LiveQuerySettings, logger: Logger) -> WebSocketEndpoint {
+        WebSocketEndpoint(
+            maximumFrameSize: settings.maximumFrameSize,
+            accept: { head in
+                guard settings.enabled, head.uri.hasPrefix(socketPrefix) else { return nil }
+                return HTTPHeaders()
+            },
+            serve: { socket, _ in
+                let session = BmobRealtimeSession(appId: appId, liveQuery: liveQuery, settings: settings, channel: socket.channel, logger: logger)
+                await session.serve(socket)
+            }
+        )
+    }
+
+    /// The reply to Socket.IO 0.9's handshake (`GET` or `POST /socket.io/1/`): `<sid>:<heartbeat timeout>:<close
+    /// timeout>:<transports>`, only WebSocket; `nil` for another path.
+    static func handshake(path: String) -> String? {
+        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard bare == handshakePath || bare == handshakePath + "/" else { return nil }
+        let sid = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        return "\(sid):60:60:websocket"
+    }
+}
