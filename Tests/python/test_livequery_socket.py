@@ -300,3 +300,16 @@ def test_subscribe_ping_and_unsubscribe_answer_404_for_a_subscription_of_another
         assert other.status_code == 404, other.text
     ping = requests.post(cirrus.url + "/1.1/LiveQuery/subscribe/ping", json={"id": "owner-1", "query_id": subscription["query_id"]}, headers=APP, timeout=10)
     assert ping.status_code == 200 and ping.json() == {}
+
+
+@pytest.fixture(scope="module")
+def server_without_livequery(tmp_path_factory):
+    with running_server(tmp_path_factory, "no-livequery", extra_args=("--livequery", "false")) as server:
+        yield server
+
+
+def test_with_livequery_off_neither_the_router_nor_the_subscribe_answer(server_without_livequery):
+    assert requests.get(server_without_livequery.url + "/v1/route", params={"appId": APP_ID}, timeout=10).status_code == 404
+    refused = subscribe(server_without_livequery, "Anything")
+    assert refused.status_code == 404, refused.text
+    assert "LiveQuery's WebSocket listens" not in server_without_livequery.output()

@@ -30,7 +30,8 @@ extension PostgresDriver {
     /// until the store closes. When the listening connection is lost, the stream yields ``ChangeNotice/everything``
     /// once listening again, since notices may have been missed.
     package func notices() -> AsyncStream<ChangeNotice> {
-        background.notices
+        startListening()
+        return background.notices
     }
 
     /// Appends the records to the change-log table, notifying every instance's reader when the transaction commits
@@ -44,12 +45,18 @@ extension PostgresDriver {
         }
     }
 
-    /// Listens on the channel and reads the change log until the driver closes (reconnecting after a loss); started
-    /// once the migrations have run.
+    /// Once the migrations have run: the change log so far is history (this instance's subscribers get what commits
+    /// from now on); listening and reading start with the first reader of notices or of the change log (a store that
+    /// no one listens to, such as a test's or `cirrus import`'s, holds no listening connection).
     package func start() async throws {
-        // The log so far is history: this instance's subscribers get what commits from now on.
         let last = try await collectRows(PostgresDialect.lastChangeSequence).first?.first?.integer ?? 0
         changeLogReader.begin(at: last)
+        changeLog.whenFirstSubscribed { [self] in startListening() }
+    }
+
+    /// Listens on the channel and reads the change log until the driver closes (reconnecting after a loss); once.
+    func startListening() {
+        guard background.claimStart() else { return }
         background.start { [self] in
             var lost = false
             while !Task.isCancelled {
@@ -118,6 +125,16 @@ final class DriverBackground: Sendable {
 
     init() {
         (notices, continuation) = AsyncStream.makeStream(of: ChangeNotice.self, bufferingPolicy: .bufferingNewest(1_000))
+    }
+
+    nonisolated(unsafe) private var started = false
+
+    /// `true` the first time only.
+    func claimStart() -> Bool {
+        lock.withLock {
+            defer { started = true }
+            return !started
+        }
     }
 
     func start(_ work: @escaping @Sendable () async -> Void) {

@@ -75,12 +75,15 @@ public struct CirrusServer: Sendable {
             throw error
         }
         let app = Self.services(objects: objects, files: FileService(objects: objects, storage: storage, settings: fileSettings), transports: transports, logger: logger)
-        var responder = HTTPServices.makeResponder(app, keys: keys, maximumBodySize: configuration.maximumBodySize, logger: logger)
+        var responder = HTTPServices.makeResponder(
+            app, keys: keys, maximumBodySize: configuration.maximumBodySize, liveQuery: configuration.liveQuery.enabled, logger: logger
+        )
         responder.clientAddressHeader = configuration.clientAddressHeader
         responder.transport = configuration.transport
+        let connections = connectionLimiter(configuration.transport, logger: logger)
         let realtime: RealtimeListener?
         do {
-            realtime = try await startRealtime(configuration, liveQuery: app.liveQuery, keys: keys, logger: logger)
+            realtime = try await startRealtime(configuration, liveQuery: app.liveQuery, keys: keys, limiter: connections, logger: logger)
         } catch {
             try? await store.close()
             throw error
@@ -90,7 +93,6 @@ public struct CirrusServer: Sendable {
                 apiURL: accounts.messaging.publicURL ?? "http://\(configuration.host):\(configuration.port)", listenerPort: realtime.port
             )
         }
-        let connections = connectionLimiter(configuration.transport, logger: logger)
         let settings = configuration.transport
         let application = Application(
             responder: responder,
@@ -110,7 +112,9 @@ public struct CirrusServer: Sendable {
     }
 
     /// LiveQuery's WebSocket listener, when LiveQuery is on: on its own port (the API's plus one unless configured).
-    static func startRealtime(_ configuration: ServerConfiguration, liveQuery: LiveQueryService, keys: AppKeys, logger: Logger) async throws -> RealtimeListener? {
+    static func startRealtime(
+        _ configuration: ServerConfiguration, liveQuery: LiveQueryService, keys: AppKeys, limiter: ConnectionLimiter, logger: Logger
+    ) async throws -> RealtimeListener? {
         let live = configuration.liveQuery
         guard live.enabled else { return nil }
         let endpoint = WebSocketEndpoint.first(of: [
@@ -120,7 +124,7 @@ public struct CirrusServer: Sendable {
         ])
         let port = live.port ?? (configuration.port == 0 ? 0 : configuration.port + 1)
         do {
-            return try await RealtimeListener.start(host: configuration.host, port: port, endpoint: endpoint, logger: logger)
+            return try await RealtimeListener.start(host: configuration.host, port: port, endpoint: endpoint, limiter: limiter, logger: logger)
         } catch {
             throw ServerStartError.unavailableAddress("LiveQuery's WebSocket cannot listen on \(configuration.host):\(port) (\(error)); choose another port with --livequery-port, or turn LiveQuery off with --livequery false")
         }

@@ -4,7 +4,8 @@ import CirrusModel
 /// subscriber. A store appends to it once a write commits (SQLite: in the commit, on the writer; PostgreSQL: as it
 /// reads the log table that every instance writes), and the server's live features subscribe.
 ///
-/// A subscriber gets the records committed after it subscribed. One that falls more than `bufferSize` records
+/// A subscriber gets the records delivered after it subscribed (a store that reads its log in the background delivers a
+/// record a moment after its commit, so one committed just before may still come). One that falls more than `bufferSize` records
 /// behind loses the oldest, and the log counts them (``droppedCount``): subscribers are expected to keep up (the
 /// LiveQuery dispatcher only sorts records out to per-socket queues, which bound themselves).
 package final class ChangeLog: Sendable {
@@ -13,20 +14,35 @@ package final class ChangeLog: Sendable {
     nonisolated(unsafe) private var nextToken = 0
     nonisolated(unsafe) private var lastSequence: Int64 = 0
     nonisolated(unsafe) private var dropped = 0
+    nonisolated(unsafe) private var firstSubscription: (@Sendable () -> Void)?
     private let bufferSize: Int
 
     package init(bufferSize: Int = 100_000) {
         self.bufferSize = bufferSize
     }
 
+    /// Runs `start` when the log first gets a subscriber (at once if it has had one): a store that reads its log in
+    /// the background starts reading only for someone.
+    package func whenFirstSubscribed(_ start: @escaping @Sendable () -> Void) {
+        let subscribed = state.withLock {
+            guard nextToken == 0 else { return true }
+            firstSubscription = start
+            return false
+        }
+        if subscribed { start() }
+    }
+
     /// The records committed from now on, until the stream is dropped or cancelled.
     package func subscribe() -> AsyncStream<ChangeRecord> {
         let (stream, continuation) = AsyncStream.makeStream(of: ChangeRecord.self, bufferingPolicy: .bufferingNewest(bufferSize))
-        let token = state.withLock {
+        let (token, start) = state.withLock {
             nextToken += 1
             continuations[nextToken] = continuation
-            return nextToken
+            let start = firstSubscription
+            firstSubscription = nil
+            return (nextToken, start)
         }
+        start?()
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             _ = self.state.withLock { self.continuations.removeValue(forKey: token) }

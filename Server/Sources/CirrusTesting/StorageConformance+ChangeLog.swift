@@ -76,16 +76,17 @@ extension StorageConformance {
     }
 
     static func changeLogBatches(_ driver: StorageConformanceDriver) async throws {
-        let commands = try await mixedBatch(driver)
         let stream = driver.store.changeLog.subscribe()
+        let commands = try await mixedBatch(driver)
         _ = try await driver.store.perform(commands, atomically: true)
         _ = try await driver.store.perform(commands + [try driver.insertCommand("Journal", ["amount": "not a number"], id: "j4")], atomically: false)
-        let records = try await records(4, of: stream)
+        let records = try await records(5, of: stream)
         try verifyEqual(entries(records), [
+            Entry(kind: .created, objectId: "acct", before: nil, after: ["balance": 100]),
             Entry(kind: .created, objectId: "j1", before: nil, after: ["amount": 5]),
             Entry(kind: .created, objectId: "j0", before: nil, after: ["amount": 4]),
             Entry(kind: .updated, objectId: "acct", before: ["balance": 100], after: ["balance": 95, "touched": true], updatedKeys: ["balance", "touched"]),
             Entry(kind: .created, objectId: "j2", before: nil, after: ["amount": 6]),
-        ], "the records of a rolled-back batch, then of an independent one")
+        ], "the records of an insert, a rolled-back batch, then an independent one")
     }
 }

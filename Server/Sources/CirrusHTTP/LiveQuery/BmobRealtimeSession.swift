@@ -25,9 +25,7 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
     let settings: LiveQuerySettings
     let logger: Logger
     let clientId = "bmob-" + UUID().uuidString.lowercased()
-    private let channel: any Channel
-    private let outgoing: AsyncStream<WebSocketFrame>.Continuation
-    private let queue: AsyncStream<WebSocketFrame>
+    let socket: RealtimeSocket
     private let lock = Lock()
     private var lastInput = ContinuousClock.now
 
@@ -41,63 +39,38 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
         self.appId = appId
         self.liveQuery = liveQuery
         self.settings = settings
-        self.channel = channel
         self.logger = logger
-        (queue, outgoing) = AsyncStream.makeStream(of: WebSocketFrame.self, bufferingPolicy: .bufferingOldest(settings.queueLimit))
+        socket = RealtimeSocket(channel: channel, queueLimit: settings.queueLimit, logger: logger)
     }
 
-    func serve(_ socket: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
+    func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
         await liveQuery.attach(self, clientId: clientId)
-        send(text: "1::")
-        send(text: "5:::" + JSONWriter.string(["name": "client_send_data", "args": ["{}"]]))
-        do {
-            try await socket.executeThenClose { inbound, outbound in
-                let beat = Task { [self] in
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: Self.heartbeat)
-                        if ContinuousClock.now - lock.withLock({ lastInput }) > Self.timeout { return closeSocket() }
-                        send(text: "2:::")
-                    }
+        socket.send(text: "1::")
+        socket.send(text: "5:::" + JSONWriter.string(["name": "client_send_data", "args": ["{}"]]))
+        let socket = socket
+        await socket.run(
+            connection,
+            alongside: { [self] in
+                while !Task.isCancelled {
+                    try await Task.sleep(for: Self.heartbeat)
+                    if ContinuousClock.now - lock.withLock({ lastInput }) > Self.timeout { return socket.close() }
+                    socket.send(text: "2:::")
                 }
-                defer { beat.cancel() }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { [queue] in
-                        for await frame in queue { try await outbound.write(frame) }
-                    }
-                    defer {
-                        liveQuery.detach(self, clientId: clientId)
-                        outgoing.finish()
-                    }
-                    for try await frame in inbound {
-                        lock.withLock { lastInput = .now }
-                        guard await handle(frame) else { break }
-                    }
-                }
-            }
-        } catch {
-            logger.trace("a Bmob realtime socket ended", metadata: ["error": "\(error)"])
-        }
-        liveQuery.detach(self, clientId: clientId)
+            },
+            ended: { liveQuery.detach(self, clientId: clientId) },
+            handle: { await handle($0) }
+        )
     }
 
     private func handle(_ frame: WebSocketFrame) async -> Bool {
-        switch frame.opcode {
-        case .ping:
-            send(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
-        case .connectionClose:
-            send(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
-            outgoing.finish()
+        lock.withLock { lastInput = .now }
+        guard frame.opcode == .text else { return true }
+        let text = String(buffer: frame.unmaskedData)
+        if text.hasPrefix("0:") {
+            socket.finish()
             return false
-        case .text:
-            let text = String(buffer: frame.unmaskedData)
-            if text.hasPrefix("0:") {
-                outgoing.finish()
-                return false
-            }
-            if let event = Self.event(in: text) { await subscription(event) }
-        default:
-            break
         }
+        if let event = Self.event(in: text) { await subscription(event) }
         return true
     }
 
@@ -156,23 +129,7 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
             "appKey": .string(appId), "tableName": .string(event.subscription.className), "objectId": .string(parts[3]),
             "action": .string(action), "data": ObjectEncoder(dialect: .bmob).encode(event.object, schema: nil),
         ]
-        send(text: "5:::" + JSONWriter.string(["name": "server_pub", "args": [.string(JSONWriter.string(inner))]]))
-    }
-
-    private func send(text: String) {
-        send(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
-    }
-
-    private func send(_ frame: WebSocketFrame) {
-        if case .dropped = outgoing.yield(frame) {
-            logger.notice("a Bmob realtime socket's queue is full; closing it", metadata: ["limit": "\(settings.queueLimit)"])
-            closeSocket()
-        }
-    }
-
-    private func closeSocket() {
-        outgoing.finish()
-        channel.close(promise: nil)
+        socket.send(text: "5:::" + JSONWriter.string(["name": "server_pub", "args": [.string(JSONWriter.string(inner))]]))
     }
 }
 

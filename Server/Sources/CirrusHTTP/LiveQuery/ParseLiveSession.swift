@@ -20,11 +20,8 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
     let keys: (appId: String, appKey: String, masterKey: String)
     let liveQuery: LiveQueryService
     let settings: LiveQuerySettings
-    let logger: Logger
     let clientId = UUID().uuidString.lowercased()
-    private let channel: any Channel
-    private let outgoing: AsyncStream<WebSocketFrame>.Continuation
-    private let queue: AsyncStream<WebSocketFrame>
+    let socket: RealtimeSocket
     private let lock = Lock()
     private var connected = false
     private var installationId: String?
@@ -35,55 +32,28 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
         self.keys = keys
         self.liveQuery = liveQuery
         self.settings = settings
-        self.channel = channel
-        self.logger = logger
-        (queue, outgoing) = AsyncStream.makeStream(of: WebSocketFrame.self, bufferingPolicy: .bufferingOldest(settings.queueLimit))
+        socket = RealtimeSocket(channel: channel, queueLimit: settings.queueLimit, logger: logger)
     }
 
-    func serve(_ socket: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
-        do {
-            try await socket.executeThenClose { inbound, outbound in
-                let connectTimer = Task { [self] in
-                    try await Task.sleep(for: settings.loginTimeout)
-                    if !lock.withLock({ connected }) { closeSocket() }
-                }
-                defer { connectTimer.cancel() }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { [queue] in
-                        for await frame in queue { try await outbound.write(frame) }
-                    }
-                    defer {
-                        liveQuery.detach(self, clientId: clientId)
-                        outgoing.finish()
-                    }
-                    for try await frame in inbound {
-                        guard await handle(frame) else { break }
-                    }
-                }
-            }
-        } catch {
-            logger.trace("a Parse LiveQuery socket ended", metadata: ["error": "\(error)"])
-        }
-        liveQuery.detach(self, clientId: clientId)
+    func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
+        let (timeout, socket) = (settings.loginTimeout, socket)
+        await socket.run(
+            connection,
+            alongside: { [self] in
+                try await Task.sleep(for: timeout)
+                if !lock.withLock({ connected }) { socket.close() }
+            },
+            ended: { liveQuery.detach(self, clientId: clientId) },
+            handle: { await handle($0) }
+        )
     }
 
     private func handle(_ frame: WebSocketFrame) async -> Bool {
-        switch frame.opcode {
-        case .ping:
-            send(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
-        case .connectionClose:
-            send(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
-            outgoing.finish()
-            return false
-        case .text, .binary:
-            guard case .object(let request)? = try? JSONParser.parse(Array(buffer: frame.unmaskedData)) else {
-                send(error(1, "The message is not a JSON object.", requestId: nil))
-                return true
-            }
-            if let reply = await respond(to: request) { send(reply) }
-        default:
-            break
+        guard case .object(let request)? = try? JSONParser.parse(Array(buffer: frame.unmaskedData)) else {
+            socket.send(error(1, "The message is not a JSON object.", requestId: nil))
+            return true
         }
+        if let reply = await respond(to: request) { socket.send(reply) }
         return true
     }
 
@@ -150,7 +120,7 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
         guard event.operation != .login, let requestId = Int64(event.subscription.queryId.split(separator: ":").last ?? "") else { return }
         var body: [String: JSON] = ["op": .string(event.operation.rawValue), "requestId": .int(requestId), "object": Self.encode(event.object)]
         if let original = event.original { body["original"] = Self.encode(original) }
-        send(message(body))
+        socket.send(message(body))
     }
 
     /// An object as Parse's LiveQuery sends it: the REST encoding with `className` and `__type: "Object"`.
@@ -174,18 +144,6 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
             "op": "error", "code": .int(code), "error": .string(text), "reconnect": false, "requestId": requestId.map(JSON.int) ?? .null,
         ]
         return WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: JSONWriter.bytes(.object(body))))
-    }
-
-    private func send(_ frame: WebSocketFrame) {
-        if case .dropped = outgoing.yield(frame) {
-            logger.notice("a Parse LiveQuery socket's queue is full; closing it", metadata: ["limit": "\(settings.queueLimit)"])
-            closeSocket()
-        }
-    }
-
-    private func closeSocket() {
-        outgoing.finish()
-        channel.close(promise: nil)
     }
 }
 

@@ -18,10 +18,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
     let appId: String
     let liveQuery: LiveQueryService
     let settings: LiveQuerySettings
-    let logger: Logger
-    private let outgoing: AsyncStream<WebSocketFrame>.Continuation
-    private let queue: AsyncStream<WebSocketFrame>
-    private let channel: any Channel
+    let socket: RealtimeSocket
     private let lock = Lock()
     private var clientIds: Set<String> = []
     private var nextEventId = 0
@@ -31,7 +28,6 @@ final class RTMSession: LiveSink, @unchecked Sendable {
         case appNotAvailable = 4100
         case loginTimeout = 4108
         case unparseable = 4114
-        case queueFull = 4107
     }
 
     init(format: RTMFormat, appId: String, liveQuery: LiveQueryService, settings: LiveQuerySettings, channel: any Channel, logger: Logger) {
@@ -39,67 +35,36 @@ final class RTMSession: LiveSink, @unchecked Sendable {
         self.appId = appId
         self.liveQuery = liveQuery
         self.settings = settings
-        self.channel = channel
-        self.logger = logger
-        (queue, outgoing) = AsyncStream.makeStream(of: WebSocketFrame.self, bufferingPolicy: .bufferingOldest(settings.queueLimit))
+        socket = RealtimeSocket(channel: channel, queueLimit: settings.queueLimit, logger: logger)
     }
 
     /// Serves the socket until the client closes it, breaks the protocol, or the server ends it.
-    func serve(_ socket: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
-        do {
-            try await socket.executeThenClose { inbound, outbound in
-                let loginTimer = Task { [self] in
-                    try await Task.sleep(for: settings.loginTimeout)
-                    if lock.withLock({ clientIds.isEmpty }) { close(.loginTimeout, "No login within \(settings.loginTimeout).") }
-                }
-                defer { loginTimer.cancel() }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    // The writer sends what is queued, a closing frame last, until the queue finishes.
-                    group.addTask { [queue] in
-                        for await frame in queue { try await outbound.write(frame) }
-                    }
-                    defer {
-                        detachAll()
-                        outgoing.finish()
-                    }
-                    for try await frame in inbound {
-                        guard await handle(frame) else { break }
-                    }
-                }
-            }
-        } catch {
-            logger.trace("a realtime socket ended", metadata: ["error": "\(error)"])
-        }
-        detachAll()
+    func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
+        let (timeout, socket) = (settings.loginTimeout, socket)
+        await socket.run(
+            connection,
+            alongside: { [self] in
+                try await Task.sleep(for: timeout)
+                if lock.withLock({ clientIds.isEmpty }) { socket.close(code: CloseCode.loginTimeout.rawValue, reason: "No login within \(timeout).") }
+            },
+            ended: { detachAll() },
+            handle: { await handle($0) }
+        )
     }
 
-    /// Handles one frame; `false` when the socket is to close.
+    /// Handles a data frame; `false` when the socket is to close.
     private func handle(_ frame: WebSocketFrame) async -> Bool {
-        switch frame.opcode {
-        case .ping:
-            send(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
+        if format == .json, frame.unmaskedData.readableBytesView.elementsEqual(Array("{}".utf8)) {
+            socket.send(text: "{}")
             return true
-        case .pong:
+        }
+        do {
+            let command = try format.command(in: frame)
+            if let reply = await respond(to: command) { socket.send(format.frame(reply)) }
             return true
-        case .connectionClose:
-            send(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
-            outgoing.finish()
+        } catch {
+            socket.close(code: CloseCode.unparseable.rawValue, reason: "The frame could not be read: \(error).")
             return false
-        case .text, .binary:
-            if format == .json, frame.unmaskedData.readableBytesView.elementsEqual(Array("{}".utf8)) {
-                send(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "{}")))
-                return true
-            }
-            do {
-                let command = try format.command(in: frame)
-                if let reply = await respond(to: command) { send(format.frame(reply)) }
-                return true
-            } catch {
-                close(.unparseable, "The frame could not be read: \(error).")
-                return false
-            }
-        default:
-            return true
         }
     }
 
@@ -108,7 +73,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
         switch command.cmd {
         case .login?:
             if let app = command.appId, app != appId {
-                close(.appNotAvailable, "This server serves another app.")
+                socket.close(code: CloseCode.appNotAvailable.rawValue, reason: "This server serves another app.")
                 return nil
             }
             guard let clientId = command.installationId, !clientId.isEmpty, clientId.utf8.count <= 256 else {
@@ -150,28 +115,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
             cmd: .data, appId: appId, installationId: event.subscription.clientId, service: 1,
             dataMessage: RTMDataMessage(ids: [eventId], msg: [message])
         )
-        send(format.frame(command))
-    }
-
-    /// Queues a frame; a full queue closes the socket.
-    private func send(_ frame: WebSocketFrame) {
-        if case .dropped = outgoing.yield(frame) {
-            logger.notice("a realtime socket's queue is full; closing it", metadata: ["limit": "\(settings.queueLimit)"])
-            outgoing.finish()
-            channel.close(promise: nil)
-        }
-    }
-
-    /// Sends a close frame with a LeanCloud code and ends the socket.
-    private func close(_ code: CloseCode, _ reason: String) {
-        var data = ByteBuffer()
-        data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: Int(code.rawValue)))
-        data.writeString(String(reason.prefix(120)))
-        outgoing.yield(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
-        outgoing.finish()
-        // The writer sends the close frame, then the connection closes.
-        let channel = channel
-        channel.eventLoop.scheduleTask(in: .milliseconds(200)) { channel.close(promise: nil) }
+        socket.send(format.frame(command))
     }
 
     private func detachAll() {

@@ -18,15 +18,27 @@ package final class RealtimeListener: Sendable {
         self.port = port
     }
 
-    /// Starts listening on `host:port` (0: a free port).
+    /// Starts listening on `host:port` (0: a free port). Its connections count against `limiter`, the API's: one budget
+    /// of connections (and file descriptors) for the process; a socket not yet upgraded may be closed to make room, an
+    /// upgraded one is not.
     /// - Throws: when the address cannot be bound.
-    package static func start(host: String, port: Int, endpoint: WebSocketEndpoint, logger: Logger) async throws -> RealtimeListener {
+    package static func start(
+        host: String, port: Int, endpoint: WebSocketEndpoint, limiter: ConnectionLimiter, logger: Logger
+    ) async throws -> RealtimeListener {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
         let server = try await bootstrap.bind(host: host, port: port) { channel in
-            channel.eventLoop.makeCompletedFuture { try Self.configure(channel, endpoint: endpoint) }
+            channel.eventLoop.makeCompletedFuture {
+                guard let id = limiter.admit(channel) else {
+                    logger.warning("LiveQuery connection refused: the server holds its maximum of \(limiter.limit) connections")
+                    channel.close(promise: nil)
+                    return channel.eventLoop.makeSucceededFuture(Negotiated.refused)
+                }
+                channel.closeFuture.whenComplete { _ in limiter.remove(id) }
+                return try Self.configure(channel, endpoint: endpoint) { limiter.setIdle(id, false) }
+            }
         }
         let bound = server.channel.localAddress?.port ?? port
         let listener = RealtimeListener(channel: server.channel, port: bound)
@@ -56,12 +68,15 @@ package final class RealtimeListener: Sendable {
         case refused
     }
 
-    private static func configure(_ channel: any Channel, endpoint: WebSocketEndpoint) throws -> EventLoopFuture<Negotiated> {
+    private static func configure(
+        _ channel: any Channel, endpoint: WebSocketEndpoint, upgraded: @escaping @Sendable () -> Void
+    ) throws -> EventLoopFuture<Negotiated> {
         let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
             maxFrameSize: endpoint.maximumFrameSize,
             shouldUpgrade: { channel, head in channel.eventLoop.makeSucceededFuture(endpoint.accept(head)) },
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
+                    upgraded()
                     // A socket's own session times it from now on (the login timeout; then the clients' pings).
                     channel.pipeline.syncOperations.removeHandler(name: "idle", promise: nil)
                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(

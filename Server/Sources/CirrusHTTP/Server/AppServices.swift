@@ -3,7 +3,7 @@ package import CirrusLiveQuery
 package import CirrusServices
 
 /// Every service of an app, built once by the composition root (`CirrusServer.build`); the HTTP layer only routes
-/// requests to them (``HTTPServices/makeResponder(_:keys:maximumBodySize:logger:)``).
+/// requests to them (``HTTPServices/makeResponder(_:keys:maximumBodySize:liveQuery:logger:)``).
 package struct AppServices: Sendable {
     package let objects: ObjectService
     package let users: UserService

@@ -6,7 +6,10 @@ package import Logging
 package enum HTTPServices {
     /// The responder for an app: every endpoint, authentication and the error map, over services built by the
     /// composition root.
-    package static func makeResponder(_ services: AppServices, keys: AppKeys, maximumBodySize: Int, logger: Logger) -> CirrusResponder {
+    /// - Parameter liveQuery: whether LiveQuery's REST endpoints are served (`--livequery`).
+    package static func makeResponder(
+        _ services: AppServices, keys: AppKeys, maximumBodySize: Int, liveQuery: Bool = true, logger: Logger
+    ) -> CirrusResponder {
         let (objects, users, verification, files) = (services.objects, services.users, services.verification, services.files)
         let objectsController = ObjectsController(objects: objects)
         let routerBox = RouterBox()
@@ -25,7 +28,7 @@ package enum HTTPServices {
         ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)
         CloudQueryController(cloudQuery: services.cloudQuery).register(on: &router)
         SchemaController(schemas: services.schema).register(on: &router)
-        LiveQueryController(liveQuery: services.liveQuery).register(on: &router)
+        if liveQuery { LiveQueryController(liveQuery: services.liveQuery).register(on: &router) }
         BatchController(objects: objects, users: users, router: { routerBox.router }).register(on: &router)
         routerBox.router = router
         var responder = CirrusResponder(
