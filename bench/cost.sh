@@ -37,7 +37,7 @@ database() {
 start() {
   local label=$1 program=$2 port
   port=$(free_port)
-  "$program" serve --host 127.0.0.1 --port "$port" --data-dir "$work/$label-data" $(database "$label") --app-id "$app_id" \
+  CIRRUS_LIVEQUERY_PORT=0 "$program" serve --host 127.0.0.1 --port "$port" --data-dir "$work/$label-data" $(database "$label") --app-id "$app_id" \
     --app-key "$app_key" --master-key "$master_key" --log-level warning >"$work/$label.log" 2>&1 &
   local pid=$!
   pids+=("$pid")
