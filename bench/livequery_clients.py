@@ -4,7 +4,8 @@
     livequery_clients.py pocketbase URL PID N --email E --password P   [--rate R --duration S --workers K]
 
 Cirrus: each subscriber is a client id with one subscription (POST /1.1/LiveQuery/subscribe, class Bench, where
-{"room": "r1"}) and one WebSocket (the URL of GET /v1/route, subprotocol lc.json.3) logged in with that client id.
+{"room": "r1"}) and one WebSocket (the URL of GET /v1/route, subprotocol lc.json.3) logged in with that client id,
+read by a minimal asyncio protocol (--client raw, as the SSE streams are) or the websockets package (--client websockets).
 PocketBase: each subscriber is one SSE stream (GET /api/realtime; its first event PB_CONNECT gives the clientId)
 subscribed to the topic "bench/*" (POST /api/realtime), the collection's records, whose list rule is public.
 
@@ -20,6 +21,7 @@ passed, reads the RSS again, and prints one JSON object: latencies (p50, p90, p9
 import argparse
 import array
 import asyncio
+import base64
 import concurrent.futures
 import http.client
 import json
@@ -143,6 +145,109 @@ async def cirrus_subscriber(args, index, pool, socket_url, recorder, ready, erro
         errors[slot] += 1
 
 
+class WebSocketStream(asyncio.Protocol):
+    """One LiveQuery socket read without a WebSocket library (the client cost then matches the SSE reader below):
+    the HTTP upgrade, then the server's unmasked frames; text frames are lc.json.3 commands."""
+
+    def __init__(self, recorder, on_open, on_login, on_lost):
+        self.recorder, self.on_open, self.on_login, self.on_lost = recorder, on_open, on_login, on_lost
+        self.buffer = bytearray()
+        self.open = False
+        self.transport = None
+
+    def connection_made(self, transport):
+        self.transport = transport
+
+    def send_text(self, text):
+        payload = text.encode()
+        mask = os.urandom(4)
+        assert len(payload) < 126
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.transport.write(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+
+    def data_received(self, data):
+        self.buffer += data
+        if not self.open:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(self.buffer[:end]).decode("latin-1").lower()
+            if not head.startswith("http/1.1 101") or "sec-websocket-protocol: lc.json.3" not in head:
+                print("upgrade: " + head.splitlines()[0], file=sys.stderr)
+                self.transport.close()
+                return
+            del self.buffer[:end + 4]
+            self.open = True
+            self.on_open()
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            opcode, length = buffer[0] & 0x0F, buffer[1] & 0x7F
+            offset = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, offset = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, offset = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < offset + length:
+                return
+            payload = bytes(buffer[offset:offset + length])
+            del buffer[:offset + length]
+            if opcode == 0x8:
+                self.transport.close()
+                return
+            if opcode != 0x1:
+                continue  # the server sends whole text frames; pings are not sent to clients
+            message = json.loads(payload)
+            command = message.get("cmd")
+            if command == "data":
+                for item in message["msg"]:
+                    if isinstance(item, str):
+                        item = json.loads(item)
+                    if item.get("op") == "create":
+                        self.recorder.event(int(item["object"]["t"]))
+            elif command == "loggedin":
+                self.on_login()
+
+    def connection_lost(self, exc):
+        self.on_lost()
+
+
+async def cirrus_raw_subscriber(args, index, pool, socket_url, recorder, ready, errors, slot):
+    client_id = f"bench-{os.getpid()}-{index}"
+    headers = {"X-LC-Id": args.app_id, "X-LC-Key": args.app_key, "Content-Type": "application/json"}
+    body = {"query": {"className": "Bench", "where": {"room": ROOM}}, "id": client_id}
+    status, payload = await pool.request("POST", "/1.1/LiveQuery/subscribe", headers, body)
+    if status != 200:
+        raise RuntimeError(f"subscribe: {status} {payload[:200]!r}")
+    loop = asyncio.get_running_loop()
+    opened, logged_in, closed = loop.create_future(), loop.create_future(), loop.create_future()
+
+    def on_lost():
+        for future in (opened, logged_in, closed):
+            if not future.done():
+                future.set_exception(ConnectionError("socket closed")) if future is not closed else future.set_result(None)
+
+    url = urllib.parse.urlsplit(socket_url)
+    transport, stream = await loop.create_connection(
+        lambda: WebSocketStream(recorder, lambda: opened.set_result(None),
+                                lambda: logged_in.done() or logged_in.set_result(None), on_lost), url.hostname, url.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    transport.write((f"GET {url.path or '/'} HTTP/1.1\r\nHost: {url.hostname}:{url.port}\r\nUpgrade: websocket\r\n"
+                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                     f"Sec-WebSocket-Protocol: lc.json.3\r\n\r\n").encode())
+    await asyncio.wait_for(opened, 120)
+    stream.send_text(json.dumps({"cmd": "login", "appId": args.app_id, "installationId": client_id, "service": 1, "i": 1},
+                                separators=(",", ":")))
+    await asyncio.wait_for(logged_in, 120)
+    ready()
+    await closed
+    if not STOPPING:
+        errors[slot] += 1
+
+
 class SSEStream(asyncio.Protocol):
     """One PocketBase realtime stream: HTTP/1.1 response head, chunked body, SSE events separated by blank lines."""
 
@@ -257,7 +362,8 @@ def worker(args, slot, count, socket_url, counters, connected, errors, stop, out
                 async with gate:
                     if args.server == "cirrus":
                         starting = asyncio.get_running_loop().create_future()
-                        task = asyncio.ensure_future(cirrus_subscriber(
+                        subscriber = cirrus_subscriber if args.client == "websockets" else cirrus_raw_subscriber
+                        task = asyncio.ensure_future(subscriber(
                             args, index, pool, socket_url, recorder, lambda: (ready(), starting.set_result(None)),
                             errors, slot))
                     else:
@@ -299,6 +405,13 @@ def rss_mb(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS")
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of the process so far (/proc/PID/stat, clock ticks)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def http_json(connection, method, path, headers, body=None):
@@ -352,6 +465,9 @@ def main():
     parser.add_argument("--email")
     parser.add_argument("--password")
     parser.add_argument("--topic", default="bench/*")
+    parser.add_argument("--client", choices=["raw", "websockets"], default="raw",
+                        help="Cirrus sockets: read by a minimal asyncio protocol (raw, as the PocketBase SSE streams are) "
+                             "or by the websockets package")
     parser.add_argument("--profile", help="perf.data path: perf record -e cpu-clock -g of the server during the writes")
     args = parser.parse_args()
 
@@ -407,6 +523,7 @@ def main():
                 print(f"   write {seq}: {status} {body}", file=sys.stderr)
 
         total = int(args.rate * args.duration)
+        server_cpu_before = cpu_seconds(args.pid)
         begin = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(16) as pool:
             futures = []
@@ -426,6 +543,7 @@ def main():
             time.sleep(0.1)
         rss_after = rss_mb(args.pid)
         received = sum(counters)
+        server_cpu = cpu_seconds(args.pid) - server_cpu_before
         if perf:
             import signal
             perf.send_signal(signal.SIGINT)
@@ -448,7 +566,7 @@ def main():
     values = sorted(latencies)
     write_ms.sort()
     print(json.dumps({
-        "server": args.server, "n": args.n, "subscribers": subscribers, "setup_failures": failed_setup,
+        "server": args.server, "client": args.client if args.server == "cirrus" else "raw", "n": args.n, "subscribers": subscribers, "setup_failures": failed_setup,
         "setup_s": round(setup_seconds, 1), "rate": args.rate, "writes": writes,
         "write_seconds": round(write_seconds, 1),
         "write_p50_ms": round(write_ms[len(write_ms) // 2], 2) if write_ms else None,
@@ -458,6 +576,7 @@ def main():
         "p50_ms": percentile(values, 0.50), "p90_ms": percentile(values, 0.90), "p99_ms": percentile(values, 0.99),
         "max_ms": values[-1] / 1e6 if values else None,
         "rss_idle_mb": round(rss_idle, 1), "rss_after_mb": round(rss_after, 1), "client_cpu_s": round(client_cpu, 1),
+        "server_cpu_s": round(server_cpu, 1),
     }))
 
 
