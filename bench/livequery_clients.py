@@ -28,6 +28,7 @@ import json
 import multiprocessing
 import os
 import resource
+import shutil
 import sys
 import tempfile
 import threading
@@ -563,6 +564,7 @@ def main():
                 latencies.frombytes(source.read())
             with open(path + ".cpu") as source:
                 client_cpu += float(source.read())
+    shutil.rmtree(scratch, ignore_errors=True)
     values = sorted(latencies)
     write_ms.sort()
     print(json.dumps({
