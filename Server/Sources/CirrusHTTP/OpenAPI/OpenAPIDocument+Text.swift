@@ -3840,6 +3840,9 @@ extension OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         },
         "security": [
