@@ -151,6 +151,15 @@ def test_the_json_subprotocol_answers_heartbeats_and_logs_in(cirrus):
         ws.send(json.dumps({"cmd": "login", "appId": APP_ID, "installationId": "dotnet-1", "service": 1, "i": 1}))
         reply = json.loads(ws.recv(timeout=10))
         assert reply["cmd"] == "loggedin" and reply["i"] == 1 and "error" not in reply
+        # Events in the flat JSON form, the message an object (what the .NET SDK reads).
+        cls = "Js" + uuid.uuid4().hex[:10]
+        subscription = subscribe(cirrus, cls, client_id="dotnet-1").json()
+        created = requests.post(cirrus.url + "/1.1/classes/" + cls, json={"n": 1}, headers=APP, timeout=10).json()
+        event = json.loads(ws.recv(timeout=10))
+        assert event["cmd"] == "data" and event["service"] == 1 and event["installationId"] == "dotnet-1" and "i" not in event
+        assert len(event["ids"]) == 1 and isinstance(event["msg"][0], dict)
+        assert event["msg"][0]["query_id"] == subscription["query_id"] and event["msg"][0]["op"] == "create"
+        assert event["msg"][0]["object"]["objectId"] == created["objectId"]
         ws.send("not json")
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)

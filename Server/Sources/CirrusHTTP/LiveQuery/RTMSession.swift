@@ -110,10 +110,19 @@ final class RTMSession: LiveSink, @unchecked Sendable {
             nextEventId += 1
             return String(nextEventId)
         }
-        let message = JSONWriter.string(LiveEventMessage.json(event))
+        let message = LiveEventMessage.json(event)
+        guard format != .json else {
+            // The flat JSON form carries the message as an object: written once, not as text parsed back.
+            let command: JSON = [
+                "cmd": "data", "appId": .string(appId), "installationId": .string(event.subscription.clientId), "service": 1,
+                "ids": [.string(eventId)], "msg": [message],
+            ]
+            socket.send(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: JSONWriter.bytes(command))))
+            return
+        }
         let command = RTMCommand(
             cmd: .data, appId: appId, installationId: event.subscription.clientId, service: 1,
-            dataMessage: RTMDataMessage(ids: [eventId], msg: [message])
+            dataMessage: RTMDataMessage(ids: [eventId], msg: [JSONWriter.string(message)])
         )
         socket.send(format.frame(command))
     }
