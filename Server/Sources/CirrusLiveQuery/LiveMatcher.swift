@@ -20,8 +20,11 @@ package struct LiveMatcher: Sendable {
 
     /// The event of `record` for `subscription`, whose subscriber is `caller`; `nil` when it sees nothing of it.
     package func event(for record: ChangeRecord, subscription: LiveSubscription, caller: Caller, schema: ClassSchema?) -> LiveEvent? {
+        // The read gate of a query, now: the class's find permission, and no field the condition names that the
+        // subscriber may no longer read (a column hidden since it subscribed: the event would tell its value).
         guard record.className == subscription.className,
-            (try? policy.check(.find, on: record.className, schema: schema, caller: caller)) != nil
+            (try? policy.check(.find, on: record.className, schema: schema, caller: caller)) != nil,
+            (try? visibility.checkNamed(subscription.condition.fieldsRead(in: record.className), schemaOf: { _ in schema }, for: caller)) != nil
         else { return nil }
         func inResults(_ object: StoredObject?) -> StoredObject? {
             guard let object, object.grants(.read, to: caller.readers), subscription.condition.matches(object.subject) else { return nil }
@@ -56,10 +59,7 @@ package struct LiveMatcher: Sendable {
         var object = object
         visibility.redact(&object, schema: schema, for: caller)
         if !subscription.returnACL { object.acl = nil }
-        if let keys = subscription.keys {
-            let kept = Set(keys)
-            object.fields = object.fields.filter { kept.contains($0.key) }
-        }
+        if let selection = subscription.selection { KeyProjection.apply(selection, to: &object.fields) }
         return object
     }
 }

@@ -81,6 +81,7 @@ package struct LiveQueryService: Sendable {
         guard condition.tableClassNames.isEmpty else {
             throw APIError(.invalidQuery, "LiveQuery does not follow inner queries ($inQuery, $notInQuery, $select, $dontSelect, $relatedTo).")
         }
+        if let keys { _ = try KeySelection(parsing: keys.joined(separator: ",")) }
         let caller = try await subscriber(sessionToken)
         let schema = try await objects.schemas.schema(of: className)
         try await objects.authorizeQuery(className, schema: schema, condition: condition, sorting: [], caller: caller)

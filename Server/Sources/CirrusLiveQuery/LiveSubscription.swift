@@ -11,8 +11,12 @@ package struct LiveSubscription: Sendable, Hashable {
     /// The `where` as the client sent it, kept with the subscription.
     package var query: JSON
     package var condition: Condition
-    /// The fields the events carry besides the built-in ones; `nil` for all.
-    package var keys: [String]?
+    /// The fields the events carry besides the built-in ones, as the client sent them (`a,b.c`, `-d`); `nil` for all.
+    package var keys: [String]? {
+        didSet { selection = Self.selection(keys) }
+    }
+    /// ``keys`` parsed, as a query's `keys`.
+    package private(set) var selection: KeySelection?
     /// Whether the events' objects carry their ACL.
     package var returnACL: Bool
     /// The session of the subscriber, whose read rights every event passes; `nil` for a client without one.
@@ -28,7 +32,13 @@ package struct LiveSubscription: Sendable, Hashable {
         self.query = query
         self.condition = condition
         self.keys = keys
+        selection = Self.selection(keys)
         self.returnACL = returnACL
         self.sessionToken = sessionToken
+    }
+
+    /// The selection of `keys`; `nil` for none or for keys that do not parse (``LiveQueryService`` refuses those).
+    static func selection(_ keys: [String]?) -> KeySelection? {
+        keys.flatMap { try? KeySelection(parsing: $0.joined(separator: ",")) }
     }
 }

@@ -92,4 +92,14 @@ struct LiveMatcherTests {
         let own = Self.matcher.event(for: record, subscription: subscription, caller: Caller(isMaster: false, userId: "u9"), schema: schema)
         #expect(own?.object.fields == ["n": 1, "email": "a@example.com"])
     }
+
+    @Test("a subscription whose where names a field hidden since it subscribed sends nothing (the value would show through)")
+    func hiddenSinceSubscribing() {
+        var schema = ClassSchema(className: "Todo")
+        let record = ChangeRecord(kind: .created, className: "Todo", objectId: "o1", before: nil, after: Self.object(1))
+        #expect(Self.matcher.event(for: record, subscription: Self.subscription, caller: .anonymous, schema: schema)?.operation == .create)
+        schema.options.fields["n"] = FieldOptions(hidden: true)
+        #expect(Self.matcher.event(for: record, subscription: Self.subscription, caller: .anonymous, schema: schema)?.operation == nil)
+    }
 }
+

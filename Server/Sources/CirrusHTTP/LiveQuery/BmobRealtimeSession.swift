@@ -152,11 +152,10 @@ package enum BmobRealtimeEndpoint {
         )
     }
 
-    /// The reply to Socket.IO 0.9's handshake (`GET` or `POST /socket.io/1/`): `<sid>:<heartbeat timeout>:<close
-    /// timeout>:<transports>`, only WebSocket; `nil` for another path.
+    /// The reply to Socket.IO 0.9's handshake (`GET` or `POST /socket.io/1/`; `path` without its query):
+    /// `<sid>:<heartbeat timeout>:<close timeout>:<transports>`, only WebSocket; `nil` for another path.
     static func handshake(path: String) -> String? {
-        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        guard bare == handshakePath || bare == handshakePath + "/" else { return nil }
+        guard path == handshakePath || path == handshakePath + "/" else { return nil }
         let sid = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         return "\(sid):60:60:websocket"
     }

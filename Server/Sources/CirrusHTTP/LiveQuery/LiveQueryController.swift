@@ -40,10 +40,11 @@ struct LiveQueryController: Sendable {
         }
     }
 
-    /// `keys` as the SDKs send it: a comma-separated string (JavaScript) or an array; `nil` for none.
+    /// `keys` as the SDKs send it: a comma-separated string (JavaScript) or an array; `nil` for none. (Parsed, and
+    /// refused when invalid, as a query's `keys`.)
     static func keys(_ value: JSON?) -> [String]? {
         switch value {
-        case .string(let text)? where !text.isEmpty: text.split(separator: ",").map { String($0).trimmingSpaces }
+        case .string(let text)? where !text.isEmpty: [text]
         case .array(let items)?: items.compactMap(\.stringValue)
         default: nil
         }
@@ -62,11 +63,5 @@ struct LiveQueryController: Sendable {
             throw APIError(.invalidParameter, "id and query_id are required.")
         }
         return (clientId, queryId)
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }

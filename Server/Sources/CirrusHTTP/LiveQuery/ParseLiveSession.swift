@@ -155,8 +155,7 @@ package enum ParseLiveEndpoint {
         WebSocketEndpoint(
             maximumFrameSize: settings.maximumFrameSize,
             accept: { head in
-                let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-                guard settings.enabled, path == settings.parsePath || path == settings.parsePath + "/" else { return nil }
+                guard settings.enabled, head.path == settings.parsePath || head.path == settings.parsePath + "/" else { return nil }
                 return HTTPHeaders()
             },
             serve: { socket, _ in

@@ -10,8 +10,7 @@ package enum RTMEndpoint {
         WebSocketEndpoint(
             maximumFrameSize: settings.maximumFrameSize,
             accept: { head in
-                let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-                guard settings.enabled, path == settings.path, let (name, _) = RTMFormat.negotiate(head) else { return nil }
+                guard settings.enabled, head.path == settings.path, let (name, _) = RTMFormat.negotiate(head) else { return nil }
                 var headers = HTTPHeaders()
                 if let name { headers.add(name: "Sec-WebSocket-Protocol", value: name) }
                 return headers

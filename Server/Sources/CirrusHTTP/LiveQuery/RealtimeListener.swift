@@ -119,7 +119,7 @@ final class UpgradeRequired: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): path = head.uri
+        case .head(let head): path = head.path
         case .body: break
         case .end:
             if let handshake = BmobRealtimeEndpoint.handshake(path: path) {

@@ -32,3 +32,10 @@ extension WebSocketEndpoint {
         )
     }
 }
+
+extension HTTPRequestHead {
+    /// The request's path, without its query.
+    var path: String {
+        String(uri.prefix { $0 != "?" })
+    }
+}

@@ -82,7 +82,7 @@ package struct AccessPolicy: Sendable {
 extension Condition {
     /// Every field a condition reads, with its class: `className` for this condition's own fields, a sub-query's
     /// class for the fields of its condition and its `$select` key, the owner's class for a `$relatedTo` key.
-    func fieldsRead(in className: String) -> [(className: String, field: String)] {
+    package func fieldsRead(in className: String) -> [(className: String, field: String)] {
         switch self {
         case .always: return []
         case .relatedTo(let owner, let key): return [(owner.className, key)]

@@ -30,7 +30,7 @@ extension UserService {
     ) async throws -> LoggedInUser {
         if let user = try await linkedUser(accounts) {
             let merged = try await link(accounts, to: user.objectId)
-            let token = try await issueSession(user.objectId, session, action: "login")
+            let token = try await logInSession(merged, session)
             return LoggedInUser(user: merged, sessionToken: token, isNew: false)
         }
         if failOnNotExist { throw APIError(.userNotFound, "Could not find user.") }

@@ -18,24 +18,19 @@ extension UserService {
 
     /// The token a log-in returns: the user's stable token (created when it has none, replaced when it expired), or a
     /// new revocable session.
-    func issueSession(_ userId: String, _ request: SessionRequest, action: String) async throws -> String {
-        let token = try await session(userId, request, action: action)
-        if action == "login" { await announceLogIn(userId) }
-        return token
-    }
-
-    /// Tells the change log that a user logged in (LiveQuery's `login` event of `_User` subscriptions). A failure to
-    /// tell is logged; the log-in stands.
-    func announceLogIn(_ userId: String) async {
+    /// The session of a log-in of `user` (by password, code or third-party account), told to the change log
+    /// (LiveQuery's `login` event of `_User` subscriptions). A failure to tell is logged; the log-in stands.
+    func logInSession(_ user: StoredObject, _ request: SessionRequest) async throws -> String {
+        let token = try await issueSession(user.objectId, request, action: "login")
         do {
-            guard let user = try await store.fetch(className: "_User", ids: [userId]).first else { return }
             try await store.append([.loggedIn(user)])
         } catch {
             objects.logger.warning("a log-in could not be added to the change log", metadata: ["error": "\(error)"])
         }
+        return token
     }
 
-    private func session(_ userId: String, _ request: SessionRequest, action: String) async throws -> String {
+    func issueSession(_ userId: String, _ request: SessionRequest, action: String) async throws -> String {
         let now = settings.clock()
         let fresh = makeSession(userId, request, action: action, now: now)
         guard request.kind == .stable else {

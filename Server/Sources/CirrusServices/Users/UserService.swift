@@ -112,7 +112,7 @@ package struct UserService: Sendable {
         try await LoginGuard(store: store, policy: settings.lockout, hasher: hasher, now: settings.clock())
             .verify(password, of: user.objectId, mismatch: mismatch)
         try checkVerified(user, loggedInAs: name)
-        let token = try await issueSession(user.objectId, session, action: "login")
+        let token = try await logInSession(user, session)
         return LoggedInUser(user: user, sessionToken: token, isNew: false)
     }
 

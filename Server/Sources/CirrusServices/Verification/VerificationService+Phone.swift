@@ -139,7 +139,7 @@ extension VerificationService {
         if user.fields["mobilePhoneVerified"] != .bool(true) {
             current = try await users.touch(user.objectId, changes: ObjectUpdate(operations: [(FieldPath(field: "mobilePhoneVerified"), .set(.bool(true)))]), writes: [])
         }
-        let token = try await users.issueSession(user.objectId, session, action: "login")
+        let token = try await users.logInSession(current, session)
         return LoggedInUser(user: current, sessionToken: token, isNew: false)
     }
 
