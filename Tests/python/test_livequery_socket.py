@@ -322,3 +322,71 @@ def test_with_livequery_off_neither_the_router_nor_the_subscribe_answer(server_w
     refused = subscribe(server_without_livequery, "Anything")
     assert refused.status_code == 404, refused.text
     assert "LiveQuery's WebSocket listens" not in server_without_livequery.output()
+
+
+def recv_json(ws):
+    return json.loads(ws.recv(timeout=10))
+
+
+def test_a_client_that_resumes_after_a_drop_gets_the_events_it_missed_once(cirrus):
+    """Cirrus's extension, which the Swift SDK uses: every event carries its change-log `sequence`, every `loggedin`
+    and `echo` a `position`; a login with `resumeAfter` gets the client's events after it, then `loggedin` with
+    `resumed`, then live events, none twice."""
+    cls = "Rs" + uuid.uuid4().hex[:10]
+    client = "resume-" + uuid.uuid4().hex[:8]
+    url = socket_url(cirrus)
+    create = lambda n: requests.post(cirrus.url + "/1.1/classes/" + cls, json={"n": n, "room": "a"}, headers=APP, timeout=10).json()
+    with connect(url, subprotocols=["lc.json.3"]) as ws:
+        ws.send(json.dumps({"cmd": "login", "appId": APP_ID, "installationId": client, "service": 1, "i": 1}))
+        loggedin = recv_json(ws)
+        assert loggedin["cmd"] == "loggedin" and isinstance(loggedin["position"], int) and "resumed" not in loggedin
+        assert subscribe(cirrus, cls, where={"room": "a"}, client_id=client).status_code == 200
+        create(1)
+        first = recv_json(ws)["msg"][0]
+        assert first["op"] == "create" and first["sequence"] > loggedin["position"]
+        ws.send(json.dumps({"cmd": "echo", "i": 2}))
+        echo = recv_json(ws)
+        assert echo["cmd"] == "echo" and echo["i"] == 2 and echo["position"] >= first["sequence"]
+    # Missed while no socket was open: a create, an update that leaves, one that enters, a write elsewhere.
+    second = create(2)
+    requests.put(cirrus.url + "/1.1/classes/%s/%s" % (cls, second["objectId"]), json={"room": "b"}, headers=APP, timeout=10)
+    requests.put(cirrus.url + "/1.1/classes/%s/%s" % (cls, second["objectId"]), json={"room": "a"}, headers=APP, timeout=10)
+    requests.post(cirrus.url + "/1.1/classes/Other" + cls, json={"n": 0}, headers=APP, timeout=10)
+    with connect(url, subprotocols=["lc.json.3"]) as ws:
+        ws.send(json.dumps({"cmd": "login", "appId": APP_ID, "installationId": client, "service": 1, "i": 3,
+                            "resumeAfter": first["sequence"]}))
+        replayed = []
+        while True:
+            reply = recv_json(ws)
+            if reply["cmd"] != "data":
+                break
+            replayed.append(reply["msg"][0])
+        assert reply["cmd"] == "loggedin" and reply["i"] == 3 and reply["resumed"] is True
+        assert [m["op"] for m in replayed] == ["create", "leave", "enter"]
+        assert all(m["object"]["objectId"] == second["objectId"] for m in replayed)
+        sequences = [m["sequence"] for m in replayed]
+        assert sequences == sorted(sequences) and sequences[0] > first["sequence"] and reply["position"] >= sequences[-1]
+        third = create(3)
+        live = recv_json(ws)["msg"][0]
+        assert live["op"] == "create" and live["object"]["objectId"] == third["objectId"] and live["sequence"] > reply["position"]
+    # A position the server cannot answer for (ahead of its log: another database's) replays nothing and says so.
+    with connect(url, subprotocols=["lc.json.3"]) as ws:
+        ws.send(json.dumps({"cmd": "login", "appId": APP_ID, "installationId": client, "service": 1, "i": 4,
+                            "resumeAfter": live["sequence"] + 10 ** 15}))
+        reply = recv_json(ws)
+        assert reply["cmd"] == "loggedin" and reply["resumed"] is False
+
+
+def test_a_server_shutting_down_sends_goaway_and_closes_with_1001(tmp_path_factory):
+    import threading
+    with running_server(tmp_path_factory, "goaway") as server:
+        with connect(socket_url(server), subprotocols=["lc.json.3"]) as ws:
+            ws.send(json.dumps({"cmd": "login", "appId": APP_ID, "installationId": "leaving-1", "service": 1, "i": 1}))
+            assert recv_json(ws)["cmd"] == "loggedin"
+            stopping = threading.Thread(target=server.process.terminate)
+            stopping.start()
+            assert recv_json(ws)["cmd"] == "goaway"
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd.code == 1001
+            stopping.join()

@@ -8,6 +8,8 @@ package struct LiveEvent: Sendable {
     }
 
     package var operation: Operation
+    /// The change record's sequence: where a client that loses its connection after this event resumes.
+    package var sequence: Int64
     package var subscription: LiveSubscription
     /// The object as the subscriber may see it: after the write (before it, for a delete).
     package var object: StoredObject

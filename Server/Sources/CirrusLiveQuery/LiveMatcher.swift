@@ -48,7 +48,7 @@ package struct LiveMatcher: Sendable {
         // the object became unreadable shows only the state it could read.
         let readableAfter = record.after.flatMap { $0.grants(.read, to: caller.readers) ? $0 : nil }
         return LiveEvent(
-            operation: operation, subscription: subscription, object: shown(readableAfter ?? before ?? after!),
+            operation: operation, sequence: record.sequence, subscription: subscription, object: shown(readableAfter ?? before ?? after!),
             original: keyed ? record.before.flatMap { $0.grants(.read, to: caller.readers) ? shown($0) : nil } : nil,
             updatedKeys: keyed ? record.updatedKeys : nil
         )

@@ -127,6 +127,26 @@ package struct LiveQueryService: Sendable {
         if registry.attach(sink, clientId: clientId) { await reload(clientId) }
     }
 
+    /// What a client missed after `position` (the last event's sequence it saw, or the last position it was told),
+    /// for a socket of it that just logged in: its events through the log's last record (`through`), and whether
+    /// the log still held every record after `position` (`complete`). The socket drops live events up to `through`,
+    /// which the replay covers.
+    package func replay(clientId: String, after position: Int64) async -> (events: [LiveEvent], through: Int64, complete: Bool) {
+        let history = objects.changes.history(after: position)
+        let events = await LiveDispatcher(service: self).events(of: history.records, for: registry.subscriptions(ofClient: clientId))
+        return (events, history.through, history.complete)
+    }
+
+    /// The position a socket may tell its client to resume after: every event of records up to it has been queued.
+    package var position: Int64 { registry.dispatchedPosition }
+
+    /// Tells every logged-in socket that the server is going away, and returns once they have closed.
+    package func goAway() async {
+        await withDiscardingTaskGroup { group in
+            for sink in registry.allSinks { group.addTask { await sink.goAway() } }
+        }
+    }
+
     /// The socket logged out or closed.
     package func detach(_ sink: any LiveSink, clientId: String) {
         registry.detach(sink, clientId: clientId)

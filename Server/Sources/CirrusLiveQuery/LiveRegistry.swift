@@ -4,6 +4,8 @@ import CirrusModel
 /// it cannot send yet, up to its bound, and past it drops the connection (the client re-subscribes when it reconnects).
 package protocol LiveSink: AnyObject, Sendable {
     func deliver(_ event: LiveEvent)
+    /// The server is shutting down: tells the client to reconnect (to another instance) and returns once closed.
+    func goAway() async
 }
 
 /// The live subscriptions of the clients whose sockets this instance holds, by class and by client, and the sockets.
@@ -15,6 +17,7 @@ package final class LiveRegistry: Sendable {
     nonisolated(unsafe) private var byClass: [String: Set<String>] = [:]
     nonisolated(unsafe) private var byClient: [String: Set<String>] = [:]
     nonisolated(unsafe) private var sinks: [String: [ObjectIdentifier: any LiveSink]] = [:]
+    nonisolated(unsafe) private var dispatched: Int64 = 0
 
     package init() {}
 
@@ -55,6 +58,18 @@ package final class LiveRegistry: Sendable {
         }
     }
 
+    /// The subscriptions of a client with a socket here.
+    package func subscriptions(ofClient clientId: String) -> [LiveSubscription] {
+        lock.withLock { (byClient[clientId] ?? []).compactMap { subscriptions[$0] } }
+    }
+
+    /// The change-log position through which the dispatcher has handed every event to the sinks: a reply queued on a
+    /// socket after reading it follows every event of the records up to it.
+    package var dispatchedPosition: Int64 {
+        get { lock.withLock { dispatched } }
+        set { lock.withLock { dispatched = max(dispatched, newValue) } }
+    }
+
     /// Sends the client's events to `sink` until ``detach(_:clientId:)``; `true` when it is the client's first socket here.
     @discardableResult
     package func attach(_ sink: any LiveSink, clientId: String) -> Bool {
@@ -73,6 +88,14 @@ package final class LiveRegistry: Sendable {
                 sinks[clientId] = nil
                 removeAll(of: clientId)
             }
+        }
+    }
+
+    /// Every socket attached to a client, once each.
+    package var allSinks: [any LiveSink] {
+        lock.withLock {
+            var seen: Set<ObjectIdentifier> = []
+            return sinks.values.flatMap(\.self).compactMap { seen.insert($0.key).inserted ? $0.value : nil }
         }
     }
 

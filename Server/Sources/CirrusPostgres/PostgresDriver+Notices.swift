@@ -51,6 +51,7 @@ extension PostgresDriver {
     package func start() async throws {
         let last = try await collectRows(PostgresDialect.lastChangeSequence).first?.first?.integer ?? 0
         changeLogReader.begin(at: last)
+        changeLog.begin(at: last)
         changeLog.whenFirstSubscribed { [self] in startListening() }
     }
 

@@ -13,7 +13,7 @@ package struct SQLiteDriver: SQLDriver {
     package let pool: DatabasePool
     package let dialect = SQLiteDialect()
     /// The change log: one process writes the file, so the log lives in that process's memory.
-    package let changeLog = ChangeLog()
+    package let changeLog = ChangeLog(position: ChangeLog.clockPosition())
 
     init(path: String, readers: Int, statementTimeout: Duration?, regexBudgetMilliseconds: Int) throws {
         var configuration = Configuration()

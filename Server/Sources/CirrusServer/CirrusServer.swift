@@ -100,7 +100,10 @@ public struct CirrusServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),
             services: [
                 StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects, liveQuery: app.liveQuery),
-                LiveQueryDispatchService(dispatcher: LiveDispatcher(service: app.liveQuery), listener: realtime),
+                LiveQueryDispatchService(
+                    dispatcher: LiveDispatcher(service: app.liveQuery), listener: realtime,
+                    history: (configuration.liveQuery.replayLimit, configuration.changeLogRetention)
+                ),
             ],
             onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
             logger: logger
@@ -226,10 +229,18 @@ struct ChangeNoticeService: Service {
 struct LiveQueryDispatchService: Service {
     let dispatcher: LiveDispatcher
     let listener: RealtimeListener?
+    /// The change-log records kept for clients that resume.
+    let history: (limit: Int, retention: Duration)
 
     func run() async throws {
-        await cancelWhenGracefulShutdown { await dispatcher.run() }
-        await listener?.stop()
+        guard let listener else {
+            // LiveQuery is off: nothing to dispatch (a service must run until the shutdown).
+            try? await gracefulShutdown()
+            return
+        }
+        await cancelWhenGracefulShutdown { await dispatcher.run(history: history) }
+        await listener.stop()
+        await dispatcher.service.goAway()
     }
 }
 

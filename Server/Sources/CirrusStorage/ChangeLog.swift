@@ -15,10 +15,53 @@ package final class ChangeLog: Sendable {
     nonisolated(unsafe) private var lastSequence: Int64 = 0
     nonisolated(unsafe) private var dropped = 0
     nonisolated(unsafe) private var firstSubscription: (@Sendable () -> Void)?
+    nonisolated(unsafe) private var history: ChangeHistory?
     private let bufferSize: Int
 
-    package init(bufferSize: Int = 100_000) {
+    /// - Parameters:
+    ///   - bufferSize: how far a subscriber may fall behind before it loses records.
+    ///   - position: the sequence before the first record ``append(_:)`` numbers. An in-process log starts from the
+    ///     clock (``clockPosition()``), so that its numbers keep growing across restarts and a client's position from
+    ///     before one is never taken for a later record.
+    package init(bufferSize: Int = 100_000, position: Int64 = 0) {
         self.bufferSize = bufferSize
+        lastSequence = position
+    }
+
+    /// Microseconds since 1970: where an in-process log's numbering starts.
+    package static func clockPosition() -> Int64 {
+        Timestamp.now().millisecondsSince1970 * 1_000
+    }
+
+    /// The log continues from `sequence` (a store that numbers in the database, at its start): records up to it are
+    /// history that this process never delivers.
+    package func begin(at sequence: Int64) {
+        state.withLock {
+            lastSequence = max(lastSequence, sequence)
+            if let kept = history, kept.floor < lastSequence {
+                history = ChangeHistory(limit: kept.limit, retention: kept.retention, floor: lastSequence)
+            }
+        }
+    }
+
+    /// Keeps the records delivered from now on, at most `limit` of them and none older than `retention`, for
+    /// ``history(after:)``. Off until called (only LiveQuery's resumption needs it).
+    package func keepHistory(limit: Int, retention: Duration) {
+        state.withLock {
+            guard history == nil else { return }
+            history = ChangeHistory(limit: limit, retention: retention, floor: lastSequence)
+        }
+    }
+
+    /// The records delivered after `position`, through the last one delivered (``lastSequenceNumber``, also
+    /// returned), and whether they are all of them: `false` when the history does not reach back to `position` (not
+    /// kept, or evicted), or `position` is ahead of the log (a position from another database).
+    package func history(after position: Int64) -> (records: [ChangeRecord], through: Int64, complete: Bool) {
+        state.withLock {
+            guard let history else { return ([], lastSequence, false) }
+            let (records, complete) = history.records(after: position, through: lastSequence)
+            return (records, lastSequence, complete)
+        }
     }
 
     /// Runs `start` when the log first gets a subscriber (at once if it has had one): a store that reads its log in
@@ -64,10 +107,12 @@ package final class ChangeLog: Sendable {
     package func append(_ records: [ChangeRecord]) {
         guard !records.isEmpty else { return }
         state.withLock {
+            let now = history == nil ? nil : ContinuousClock.now
             for var record in records {
                 lastSequence += 1
                 record.sequence = lastSequence
                 yield(record)
+                if let now { history?.keep(record, now: now) }
             }
         }
     }
@@ -76,9 +121,11 @@ package final class ChangeLog: Sendable {
     package func deliver(_ records: [ChangeRecord]) {
         guard !records.isEmpty else { return }
         state.withLock {
-            for record in records {
-                lastSequence = max(lastSequence, record.sequence)
+            let now = history == nil ? nil : ContinuousClock.now
+            for record in records where record.sequence > lastSequence {
+                lastSequence = record.sequence
                 yield(record)
+                if let now { history?.keep(record, now: now) }
             }
         }
     }

@@ -25,7 +25,10 @@ struct LiveQueryOptions: ParsableArguments {
     @Option(help: "Events a LiveQuery socket may have waiting before it is closed (CIRRUS_LIVEQUERY_QUEUE, default 1000).")
     var livequeryQueue: Int?
 
-    @Option(help: "Seconds PostgreSQL's change log keeps a record (CIRRUS_CHANGE_LOG_RETENTION, default 600).")
+    @Option(help: "Recent changes kept for LiveQuery clients that resume after a dropped connection, within the retention (CIRRUS_LIVEQUERY_REPLAY, default 10000).")
+    var livequeryReplay: Int?
+
+    @Option(help: "Seconds the change log keeps a record: PostgreSQL's table, and the changes kept for LiveQuery clients that resume (CIRRUS_CHANGE_LOG_RETENTION, default 600).")
     var changeLogRetention: Int?
 
     /// Applies the given flags and variables.
@@ -55,6 +58,7 @@ struct LiveQueryOptions: ParsableArguments {
         }
         if let seconds = try values.positiveInteger(livequeryLoginTimeout, "CIRRUS_LIVEQUERY_LOGIN_TIMEOUT") { settings.loginTimeout = .seconds(seconds) }
         if let limit = try values.positiveInteger(livequeryQueue, "CIRRUS_LIVEQUERY_QUEUE") { settings.queueLimit = limit }
+        if let limit = try values.positiveInteger(livequeryReplay, "CIRRUS_LIVEQUERY_REPLAY") { settings.replayLimit = limit }
         configuration.liveQuery = settings
         if let seconds = try values.positiveInteger(changeLogRetention, "CIRRUS_CHANGE_LOG_RETENTION") { configuration.changeLogRetention = .seconds(seconds) }
     }

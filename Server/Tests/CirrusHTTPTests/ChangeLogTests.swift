@@ -109,6 +109,35 @@ struct ChangeLogTests {
         #expect(log.lastSequenceNumber == 3)
     }
 
+    @Test("the kept history answers from where it began, drops the oldest past its limit, and says when it no longer reaches back")
+    func history() {
+        let object = StoredObject(
+            className: "Note", objectId: "a", createdAt: Timestamp(millisecondsSince1970: 0), updatedAt: Timestamp(millisecondsSince1970: 0), acl: nil,
+            fields: [:]
+        )
+        let log = ChangeLog(position: 1_000)
+        log.append([.created(object)])
+        #expect(log.history(after: 1_000).complete == false, "no history is kept until asked")
+        log.keepHistory(limit: 3, retention: .seconds(600))
+        log.append((0..<2).map { _ in .created(object) })
+        var answer = log.history(after: 1_001)
+        #expect(answer.records.map(\.sequence) == [1_002, 1_003] && answer.through == 1_003 && answer.complete)
+        #expect(log.history(after: 1_000).complete == false, "1 001 came before the history began")
+        #expect(log.history(after: 1_003).records.isEmpty && log.history(after: 1_003).complete)
+        #expect(log.history(after: 5_000).complete == false, "a position ahead of the log is another log's")
+        log.append((0..<3).map { _ in .created(object) })
+        answer = log.history(after: 1_003)
+        #expect(answer.records.map(\.sequence) == [1_004, 1_005, 1_006] && answer.complete)
+        #expect(log.history(after: 1_002).complete == false, "1 003 was dropped past the limit")
+        let restarted = ChangeLog(position: 2_000)
+        restarted.begin(at: 2_500)
+        restarted.keepHistory(limit: 10, retention: .seconds(600))
+        var record = ChangeRecord.created(object)
+        record.sequence = 2_501
+        restarted.deliver([record])
+        #expect(restarted.history(after: 2_500).records.map(\.sequence) == [2_501] && restarted.history(after: 2_499).complete == false)
+    }
+
     @Test("on one PostgreSQL database, the writes through one instance reach the log of another, with their images; a rolled-back batch reaches no one")
     func acrossInstances() async throws {
         try await PostgresTestDatabase.withSchema(poolSize: 8) { url in

@@ -7,7 +7,8 @@
 /// `error`. So a LiveQuery event is
 /// `{"cmd":"data","appId":"…","installationId":"…","service":1,"ids":["e1"],"msg":[{"query_id":"Q","op":"create",…}]}`
 /// and a failed login `{"cmd":"error","i":1,"error":{"code":4103,"reason":"…","detail":"…"}}`; `{}` is the heartbeat.
-/// `loginMessage` and a sub-message that `cmd` does not imply have no JSON form and are left out.
+/// `loginMessage` and a sub-message that `cmd` does not imply have no JSON form and are left out. Cirrus's resume
+/// extension is `resumeAfter`, `position` and `resumed` at the top level.
 extension RTMCommand {
     /// Reads a JSON command. Unknown members are ignored and `null` members count as absent.
     ///
@@ -49,6 +50,9 @@ extension RTMCommand {
             loggedinMessage = RTMLoggedinMessage(pushDisabled: pushDisabled)
         }
         errorMessage = try Self.errorMessage(members.value("error"))
+        resumeAfter = try members.int64("resumeAfter")
+        position = try members.int64("position")
+        resumed = try members.bool("resumed")
     }
 
     /// The JSON command: the fields that are set, flattened as ``init(json:)`` reads them. Each `msg` item is its
@@ -91,6 +95,9 @@ extension RTMCommand {
             if !errorMessage.pids.isEmpty { error["pids"] = .array(errorMessage.pids.map(JSON.string)) }
             members["error"] = .object(error)
         }
+        members["resumeAfter"] = resumeAfter.map(JSON.int)
+        members["position"] = position.map(JSON.int)
+        members["resumed"] = resumed.map(JSON.bool)
         return .object(members)
     }
 

@@ -47,6 +47,9 @@ extension RTMCommand {
                 var loggedin = loggedinMessage.take() ?? RTMLoggedinMessage()
                 try loggedin.merge(from: &message)
                 loggedinMessage = loggedin
+            case (1001, .varint): resumeAfter = try reader.readInt64()
+            case (1002, .varint): position = try reader.readInt64()
+            case (1003, .varint): resumed = try reader.readBool()
             default: try reader.skip(field.wireType)
             }
         }
@@ -72,6 +75,9 @@ extension RTMCommand {
         if let errorMessage { writer.writeMessage(field: 103, errorMessage.write(to:)) }
         if let ackMessage { writer.writeMessage(field: 105, ackMessage.write(to:)) }
         if let loggedinMessage { writer.writeMessage(field: 117, loggedinMessage.write(to:)) }
+        if let resumeAfter { writer.writeInt64(field: 1001, resumeAfter) }
+        if let position { writer.writeInt64(field: 1002, position) }
+        if let resumed { writer.writeBool(field: 1003, resumed) }
         return writer.bytes
     }
 }

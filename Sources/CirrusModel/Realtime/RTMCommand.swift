@@ -45,6 +45,16 @@ public struct RTMCommand: Sendable, Hashable {
     public var ackMessage: RTMAckMessage?
     /// `loggedinMessage = 117`.
     public var loggedinMessage: RTMLoggedinMessage?
+    /// Cirrus's extension (`resumeAfter = 1001`, JSON `resumeAfter`), on `login`: the change-log position after
+    /// which the client wants the events it missed (the last event's `sequence`, or the last `position` it was told).
+    /// LeanCloud's SDKs never send it.
+    public var resumeAfter: Int64?
+    /// Cirrus's extension (`position = 1002`), on `loggedin` and `echo` replies: the change-log position through which
+    /// every event of the client was queued before this reply, the point to resume after.
+    public var position: Int64?
+    /// Cirrus's extension (`resumed = 1003`), on the `loggedin` reply to a login with ``resumeAfter``: whether every
+    /// event after that point was replayed (`false`: the server no longer holds all of them, some may be lost).
+    public var resumed: Bool?
 
     /// A command with the given fields set; `RTMCommand()` is the empty command (`{}`, the `lc.json` heartbeat).
     public init(
@@ -52,7 +62,7 @@ public struct RTMCommand: Sendable, Hashable {
         installationId: String? = nil, priority: Int32? = nil, service: Int32? = nil, serverTs: Int64? = nil,
         clientTs: Int64? = nil, notificationType: Int32? = nil, loginMessage: RTMLoginMessage? = nil,
         dataMessage: RTMDataMessage? = nil, errorMessage: RTMErrorMessage? = nil, ackMessage: RTMAckMessage? = nil,
-        loggedinMessage: RTMLoggedinMessage? = nil
+        loggedinMessage: RTMLoggedinMessage? = nil, resumeAfter: Int64? = nil, position: Int64? = nil, resumed: Bool? = nil
     ) {
         self.cmd = cmd
         self.op = op
@@ -70,5 +80,8 @@ public struct RTMCommand: Sendable, Hashable {
         self.errorMessage = errorMessage
         self.ackMessage = ackMessage
         self.loggedinMessage = loggedinMessage
+        self.resumeAfter = resumeAfter
+        self.position = position
+        self.resumed = resumed
     }
 }

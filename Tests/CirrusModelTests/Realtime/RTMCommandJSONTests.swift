@@ -14,6 +14,19 @@ struct RTMCommandJSONTests {
         #expect(JSONWriter.string(RTMCommand(cmd: .loggedin, i: 1).json) == #"{"cmd":"loggedin","i":1}"#)
     }
 
+    @Test("Cirrus's resume extension (resumeAfter, position, resumed) goes both ways in JSON and protobuf, after LeanCloud's fields")
+    func resumeExtension() throws {
+        let login = RTMCommand(cmd: .login, appId: "app", i: 1, installationId: "inst", service: 1, resumeAfter: 1_764_000_000_000_001)
+        let loggedin = RTMCommand(cmd: .loggedin, i: 1, installationId: "inst", service: 1, position: 42, resumed: false)
+        for command in [login, loggedin] {
+            #expect(try RTMCommand(json: command.json) == command)
+            #expect(try RTMCommand(protobuf: command.protobuf) == command)
+        }
+        #expect(JSONWriter.string(loggedin.json) == #"{"cmd":"loggedin","i":1,"installationId":"inst","position":42,"resumed":false,"service":1}"#)
+        // Field 1003 (varint 1, wire type 0) is the last field written: a LeanCloud SDK skips it as an unknown field.
+        #expect(Array(loggedin.protobuf.suffix(3)) == [0xD8, 0x3E, 0x00])
+    }
+
     @Test("an event puts ids and msg at the top level, each msg item a JSON object")
     func event() throws {
         let event = RTMCommand(

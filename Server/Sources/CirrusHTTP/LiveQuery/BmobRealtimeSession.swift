@@ -113,6 +113,12 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
 
     /// Sends the event when the subscription's action covers it: `updateTable` creates, updates and enters,
     /// `updateRow` updates and enters, `deleteRow` deletes.
+    /// The server is shutting down: the SDK reconnects (to another instance).
+    func goAway() async {
+        socket.close(code: 1001, reason: "The server is shutting down.")
+        await socket.closed()
+    }
+
     func deliver(_ event: LiveEvent) {
         let parts = event.subscription.queryId.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { return }

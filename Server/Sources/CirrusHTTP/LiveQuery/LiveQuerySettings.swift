@@ -16,6 +16,9 @@ public struct LiveQuerySettings: Sendable, Hashable {
     /// How many events a socket may have waiting to be sent; past it the socket is closed (a client that does not read
     /// never grows the server's memory) and its client re-subscribes when it reconnects.
     public var queueLimit = 1_000
+    /// How many recent change-log records are kept (within the change log's retention) for clients that resume after
+    /// a dropped connection (Cirrus's `resumeAfter` login, which the Swift SDK sends).
+    public var replayLimit = 10_000
     /// The largest frame a client may send (LeanCloud's clients send at most 5 KB; 4109 beyond).
     public var maximumFrameSize = 64 * 1024
 

@@ -116,6 +116,12 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
     }
 
     /// Queues an event for a subscription of this socket (LeanCloud's `login` has no Parse form).
+    /// The server is shutting down: the SDK reconnects (to another instance).
+    func goAway() async {
+        socket.close(code: 1001, reason: "The server is shutting down.")
+        await socket.closed()
+    }
+
     func deliver(_ event: LiveEvent) {
         guard event.operation != .login, let requestId = Int64(event.subscription.queryId.split(separator: ":").last ?? "") else { return }
         var body: [String: JSON] = ["op": .string(event.operation.rawValue), "requestId": .int(requestId), "object": Self.encode(event.object)]

@@ -22,6 +22,10 @@ final class RTMSession: LiveSink, @unchecked Sendable {
     private let lock = Lock()
     private var clientIds: Set<String> = []
     private var nextEventId = 0
+    /// The live events of clients whose login is replaying what they missed.
+    private var held: [String: [LiveEvent]] = [:]
+    /// The position through which a resumed client's replay sent its events.
+    private var replayedThrough: [String: Int64] = [:]
 
     /// The close codes of LeanCloud's realtime service.
     enum CloseCode: UInt16 {
@@ -72,16 +76,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
     func respond(to command: RTMCommand) async -> RTMCommand? {
         switch command.cmd {
         case .login?:
-            if let app = command.appId, app != appId {
-                socket.close(code: CloseCode.appNotAvailable.rawValue, reason: "This server serves another app.")
-                return nil
-            }
-            guard let clientId = command.installationId, !clientId.isEmpty, clientId.utf8.count <= 256 else {
-                return error(command, code: 4103, "A LiveQuery login needs the subscription's id as installationId.")
-            }
-            lock.withLock { _ = clientIds.insert(clientId) }
-            await liveQuery.attach(self, clientId: clientId)
-            return RTMCommand(cmd: .loggedin, i: command.i, installationId: clientId, service: 1)
+            return await login(command)
         case .logout?:
             if let clientId = command.installationId {
                 liveQuery.detach(self, clientId: clientId)
@@ -91,7 +86,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
             }
             return RTMCommand(cmd: .loggedout, i: command.i, installationId: command.installationId, service: command.service)
         case .echo?:
-            return RTMCommand(cmd: .echo, i: command.i)
+            return RTMCommand(cmd: .echo, i: command.i, position: liveQuery.position)
         case .ack?:
             return nil
         default:
@@ -100,12 +95,74 @@ final class RTMSession: LiveSink, @unchecked Sendable {
         }
     }
 
+    /// Attaches the socket to the client it logs in as. A login with Cirrus's `resumeAfter` first gets the client's
+    /// events after that position (live events wait meanwhile, and those the replay covered are dropped), then the
+    /// `loggedin` reply saying whether the replay was complete; every `loggedin` carries the position to resume after.
+    private func login(_ command: RTMCommand) async -> RTMCommand? {
+        if let app = command.appId, app != appId {
+            socket.close(code: CloseCode.appNotAvailable.rawValue, reason: "This server serves another app.")
+            return nil
+        }
+        guard let clientId = command.installationId, !clientId.isEmpty, clientId.utf8.count <= 256 else {
+            return error(command, code: 4103, "A LiveQuery login needs the subscription's id as installationId.")
+        }
+        guard let resumeAfter = command.resumeAfter else {
+            lock.withLock { _ = clientIds.insert(clientId) }
+            await liveQuery.attach(self, clientId: clientId)
+            return RTMCommand(cmd: .loggedin, i: command.i, installationId: clientId, service: 1, position: liveQuery.position)
+        }
+        lock.withLock {
+            clientIds.insert(clientId)
+            held[clientId] = []
+        }
+        await liveQuery.attach(self, clientId: clientId)
+        let replay = await liveQuery.replay(clientId: clientId, after: resumeAfter)
+        for event in replay.events { socket.send(frame(of: event)) }
+        socket.send(format.frame(RTMCommand(
+            cmd: .loggedin, i: command.i, installationId: clientId, service: 1, position: replay.through, resumed: replay.complete
+        )))
+        lock.withLock { replayedThrough[clientId] = replay.through }
+        // The live events that came meanwhile, in batches until none is left; only then does `deliver` send directly,
+        // so none overtakes another.
+        while true {
+            let batch = lock.withLock {
+                let batch = held[clientId] ?? []
+                held[clientId] = batch.isEmpty ? nil : []
+                return batch
+            }
+            if batch.isEmpty { break }
+            for event in batch where event.sequence > replay.through { socket.send(frame(of: event)) }
+        }
+        return nil
+    }
+
     private func error(_ command: RTMCommand, code: Int32, _ reason: String) -> RTMCommand {
         RTMCommand(cmd: .error, i: command.i, errorMessage: RTMErrorMessage(code: code, reason: reason))
     }
 
-    /// Queues an event as a `data` command to the client it is for.
+    /// Queues an event as a `data` command to the client it is for; held while the client's login replays what it
+    /// missed, dropped when that replay covered it.
     func deliver(_ event: LiveEvent) {
+        let clientId = event.subscription.clientId
+        let send = lock.withLock {
+            if held[clientId] != nil {
+                held[clientId]?.append(event)
+                return false
+            }
+            return event.sequence > replayedThrough[clientId] ?? .min
+        }
+        if send { socket.send(frame(of: event)) }
+    }
+
+    /// LeanCloud's `goaway`: the SDKs reconnect through the router, so to another instance.
+    func goAway() async {
+        socket.send(format.frame(RTMCommand(cmd: .goaway)))
+        socket.close(code: 1001, reason: "The server is shutting down.")
+        await socket.closed()
+    }
+
+    /// An event's `data` command.
+    private func frame(of event: LiveEvent) -> WebSocketFrame {
         let eventId = lock.withLock {
             nextEventId += 1
             return String(nextEventId)
@@ -117,14 +174,13 @@ final class RTMSession: LiveSink, @unchecked Sendable {
                 "cmd": "data", "appId": .string(appId), "installationId": .string(event.subscription.clientId), "service": 1,
                 "ids": [.string(eventId)], "msg": [message],
             ]
-            socket.send(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: JSONWriter.bytes(command))))
-            return
+            return WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: JSONWriter.bytes(command)))
         }
         let command = RTMCommand(
             cmd: .data, appId: appId, installationId: event.subscription.clientId, service: 1,
             dataMessage: RTMDataMessage(ids: [eventId], msg: [JSONWriter.string(message)])
         )
-        socket.send(format.frame(command))
+        return format.frame(command)
     }
 
     private func detachAll() {

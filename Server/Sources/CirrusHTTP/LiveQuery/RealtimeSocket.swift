@@ -84,6 +84,11 @@ final class RealtimeSocket: Sendable {
         channel.eventLoop.scheduleTask(in: .milliseconds(200)) { channel.close(promise: nil) }
     }
 
+    /// Returns once the connection has closed.
+    func closed() async {
+        try? await channel.closeFuture.get()
+    }
+
     /// Ends the queue and closes the connection at once.
     func close() {
         outgoing.finish()

@@ -16,7 +16,7 @@ package actor InMemoryStore: StorageAdapter {
             state.pendingChanges = []
         }
     }
-    package nonisolated let changeLog = ChangeLog()
+    package nonisolated let changeLog = ChangeLog(position: ChangeLog.clockPosition())
 
     package func append(_ records: [ChangeRecord]) async throws {
         changeLog.append(records)
