@@ -121,3 +121,20 @@ def test_a_socket_sees_only_publicly_readable_rows_and_ignores_other_apps_and_ga
 def test_the_realtime_port_answers_other_requests_with_426(cirrus):
     host = realtime_base(cirrus)
     assert requests.get("http://%s/anything" % host, timeout=10).status_code == 426
+
+
+def test_a_delete_table_subscription_hears_of_the_class_being_deleted(cirrus):
+    table = "Bd" + uuid.uuid4().hex[:10]
+    row = requests.post(cirrus.url + "/1/classes/" + table, json={"n": 1}, headers=BMOB, timeout=10).json()["objectId"]
+    with bmob_socket(cirrus) as ws:
+        send_event(ws, "client_sub", "deleteTable", table)
+        time.sleep(0.3)
+        # Deleting a row is not deleting the table.
+        assert requests.delete(cirrus.url + "/1/classes/%s/%s" % (table, row), headers=BMOB, timeout=10).status_code == 200
+        with pytest.raises(TimeoutError):
+            publications(ws, 1, timeout=1)
+        master = {"X-LC-Id": APP_ID, "X-LC-Key": MASTER_KEY + ",master"}
+        deleted_class = requests.delete(cirrus.url + "/1.1/schemas/" + table, headers=master, timeout=10)
+        assert deleted_class.status_code == 200, deleted_class.text
+        message, = publications(ws, 1)
+        assert (message["action"], message["tableName"], message["objectId"], message["data"]) == ("deleteTable", table, "", {})

@@ -95,3 +95,19 @@ def test_malformed_frames_and_refused_subscriptions_are_errors_and_the_socket_go
         assert receive(ws)["code"] == 209
         ws.send(json.dumps({"op": "subscribe", "requestId": 4, "query": {"className": "A", "where": {}}}))
         assert receive(ws)["op"] == "subscribed"
+
+
+def test_a_subscription_that_watches_fields_hears_only_of_writes_that_change_them(cirrus):
+    cls = "Pw" + uuid.uuid4().hex[:10]
+    object_id = requests.post(cirrus.url + "/parse/classes/" + cls, json={"status": "new", "note": "a"}, headers=PARSE, timeout=10).json()["objectId"]
+    with connected(cirrus) as ws:
+        ws.send(json.dumps({"op": "subscribe", "requestId": 1, "query": {"className": cls, "where": {}, "watch": ["status"]}}))
+        assert receive(ws)["op"] == "subscribed"
+        requests.put(cirrus.url + "/parse/classes/%s/%s" % (cls, object_id), json={"note": "b"}, headers=PARSE, timeout=10)
+        requests.put(cirrus.url + "/parse/classes/%s/%s" % (cls, object_id), json={"status": "done"}, headers=PARSE, timeout=10)
+        event = receive(ws)
+        assert event["op"] == "update" and event["object"]["status"] == "done" and event["original"]["status"] == "new"
+        # A watch that is not a list of distinct names is refused with Parse's code for an invalid query.
+        ws.send(json.dumps({"op": "subscribe", "requestId": 2, "query": {"className": cls, "where": {}, "watch": ["a", "a"]}}))
+        refused = receive(ws)
+        assert refused["op"] == "error" and refused["requestId"] == 2 and refused["code"] == 102, refused

@@ -5,6 +5,8 @@ package import CirrusStorage
 package struct LiveEvent: Sendable {
     package enum Operation: String, Sendable {
         case create, update, enter, leave, delete, login
+        /// The class was deleted (only for subscriptions that follow it: Bmob's `deleteTable`).
+        case classDeleted
     }
 
     package var operation: Operation

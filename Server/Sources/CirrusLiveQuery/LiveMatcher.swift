@@ -24,8 +24,9 @@ package struct LiveMatcher: Sendable {
         // subscriber may no longer read (a column hidden since it subscribed: the event would tell its value).
         guard record.className == subscription.className,
             (try? policy.check(.find, on: record.className, schema: schema, caller: caller)) != nil,
-            (try? visibility.checkNamed(subscription.condition.fieldsRead(in: record.className), schemaOf: { _ in schema }, for: caller)) != nil
+            (try? visibility.checkNamed(namedFields(of: subscription), schemaOf: { _ in schema }, for: caller)) != nil
         else { return nil }
+        if record.kind == .classDeleted { return classDeleted(record, subscription: subscription) }
         func inResults(_ object: StoredObject?) -> StoredObject? {
             guard let object, object.grants(.read, to: caller.readers), subscription.condition.matches(object.subject) else { return nil }
             return object
@@ -42,6 +43,7 @@ package struct LiveMatcher: Sendable {
         case (.some, nil, _): operation = .leave
         case (nil, nil, _): return nil
         }
+        guard operation == .delete || operation == .login || watchedFieldChanged(record, subscription) else { return nil }
         let shown = { (object: StoredObject) in self.shown(object, subscription: subscription, caller: caller, schema: schema) }
         let keyed = operation == .update || operation == .enter || operation == .leave
         // The object's new state (a leave too, as LeanCloud sends it) where the subscriber may read it; a leave because
@@ -52,6 +54,25 @@ package struct LiveMatcher: Sendable {
             original: keyed ? record.before.flatMap { $0.grants(.read, to: caller.readers) ? shown($0) : nil } : nil,
             updatedKeys: keyed ? record.updatedKeys : nil
         )
+    }
+
+    /// The fields a subscription names: its condition's, and those it watches.
+    func namedFields(of subscription: LiveSubscription) -> [(className: String, field: String)] {
+        subscription.condition.fieldsRead(in: subscription.className) + (subscription.watch ?? []).map { (subscription.className, $0) }
+    }
+
+    /// Parse's `watch`: whether the write changed one of the watched fields (any write when there are none).
+    func watchedFieldChanged(_ record: ChangeRecord, _ subscription: LiveSubscription) -> Bool {
+        guard let watch = subscription.watch else { return true }
+        return watch.contains { record.before?.fields[$0] != record.after?.fields[$0] }
+    }
+
+    /// The class's deletion, for a subscription that follows it; the event's object is the class's name alone.
+    func classDeleted(_ record: ChangeRecord, subscription: LiveSubscription) -> LiveEvent? {
+        guard subscription.followsClassDeletion else { return nil }
+        let epoch = Timestamp(millisecondsSince1970: 0)
+        let object = StoredObject(className: record.className, objectId: "", createdAt: epoch, updatedAt: epoch, acl: nil, fields: [:])
+        return LiveEvent(operation: .classDeleted, sequence: record.sequence, subscription: subscription, object: object)
     }
 
     /// `object` as the subscriber may see it.

@@ -59,12 +59,19 @@ package struct LiveQueryService: Sendable {
     /// only, as long as the socket, which must be attached.
     /// - Throws: as ``subscribe(className:where:keys:returnACL:clientId:sessionToken:)``, and
     ///   ``APIError/Reason/invalidParameter`` past the client's limit.
+    /// - Parameters:
+    ///   - watch: Parse's `watch`: events only when one of these top-level fields changed.
+    ///   - followsClassDeletion: whether the class's deletion is an event (Bmob's `deleteTable`).
     package func subscribeSocket(
-        className: String, where json: JSON, keys: [String]?, clientId: String, queryId: String, sessionToken: String?
+        className: String, where json: JSON, keys: [String]?, clientId: String, queryId: String, sessionToken: String?,
+        watch: [String]? = nil, followsClassDeletion: Bool = false
     ) async throws -> LiveSubscription {
-        let subscription = try await prepare(
-            className: className, where: json, keys: keys, returnACL: false, clientId: clientId, queryId: queryId, sessionToken: sessionToken
+        var subscription = try await prepare(
+            className: className, where: json, keys: keys, returnACL: false, clientId: clientId, queryId: queryId, sessionToken: sessionToken,
+            watch: watch
         )
+        subscription.watch = watch
+        subscription.followsClassDeletion = followsClassDeletion
         guard registry.count(clientId: clientId) < perClientLimit || registry.contains(queryId: queryId) else {
             throw APIError(.invalidParameter, "A LiveQuery client may hold at most \(perClientLimit) subscriptions; unsubscribe first.")
         }
@@ -73,8 +80,10 @@ package struct LiveQueryService: Sendable {
     }
 
     /// A subscription checked as a query with the subscriber's session would be.
+    /// `watch`ed fields are named as a query's sort keys are: each must be a field the subscriber may read.
     func prepare(
-        className: String, where json: JSON, keys: [String]?, returnACL: Bool, clientId: String, queryId: String, sessionToken: String?
+        className: String, where json: JSON, keys: [String]?, returnACL: Bool, clientId: String, queryId: String, sessionToken: String?,
+        watch: [String]? = nil
     ) async throws -> LiveSubscription {
         try ClassName.validate(className)
         let condition = try Condition(where: json, options: ConditionOptions(limits: objects.configuration.queryLimits))
@@ -84,7 +93,11 @@ package struct LiveQueryService: Sendable {
         if let keys { _ = try KeySelection(parsing: keys.joined(separator: ",")) }
         let caller = try await subscriber(sessionToken)
         let schema = try await objects.schemas.schema(of: className)
-        try await objects.authorizeQuery(className, schema: schema, condition: condition, sorting: [], caller: caller)
+        let watched = try (watch ?? []).map { field throws(APIError) in
+            guard !field.isEmpty, !field.contains(".") else { throw APIError(.invalidQuery, "watch names top-level fields.") }
+            return FieldPath(field: field)
+        }
+        try await objects.authorizeQuery(className, schema: schema, condition: condition, sorting: watched, caller: caller)
         return LiveSubscription(
             queryId: queryId, clientId: clientId, className: className, query: json, condition: condition, keys: keys, returnACL: returnACL,
             sessionToken: sessionToken

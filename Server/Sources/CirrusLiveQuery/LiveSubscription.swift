@@ -21,6 +21,10 @@ package struct LiveSubscription: Sendable, Hashable {
     package var returnACL: Bool
     /// The session of the subscriber, whose read rights every event passes; `nil` for a client without one.
     package var sessionToken: String?
+    /// Parse's `watch`: create, update, enter and leave events only when one of these fields changed; `nil` for any.
+    package var watch: [String]?
+    /// Whether the subscription hears of its class's deletion (Bmob's `deleteTable`); LeanCloud's and Parse's do not.
+    package var followsClassDeletion = false
 
     package init(
         queryId: String, clientId: String, className: String, query: JSON = [:], condition: Condition, keys: [String]?, returnACL: Bool,

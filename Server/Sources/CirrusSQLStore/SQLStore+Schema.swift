@@ -81,6 +81,7 @@ extension SQLStore {
             guard count == 0 else { throw StorageError.classNotEmpty(count: Int(count)) }
             try await session.execute(statements.drop)
             for statement in self.registry.deleteClass(className) { try await session.execute(statement) }
+            try await self.driver.log([.classDeleted(className)], in: session)
         }
         tables.forget(className: className)
     }

@@ -10,6 +10,8 @@ package struct ChangeRecord: Sendable, Hashable {
         case deleted
         /// A user logged in (``after`` is the user): LiveQuery's `login` event of `_User` subscriptions.
         case loggedIn
+        /// The class was deleted (it had no objects left; ``objectId`` is empty): Bmob's `deleteTable`.
+        case classDeleted
     }
 
     /// The record's place in the change log: increasing in commit order, per database. Gaps are possible (on
@@ -54,6 +56,11 @@ package struct ChangeRecord: Sendable, Hashable {
     /// A log-in of `user`.
     package static func loggedIn(_ user: StoredObject) -> ChangeRecord {
         ChangeRecord(kind: .loggedIn, className: user.className, objectId: user.objectId, before: nil, after: user)
+    }
+
+    /// The deletion of the class `className`.
+    package static func classDeleted(_ className: String) -> ChangeRecord {
+        ChangeRecord(kind: .classDeleted, className: className, objectId: "", before: nil, after: nil)
     }
 
     /// A delete of `object`.

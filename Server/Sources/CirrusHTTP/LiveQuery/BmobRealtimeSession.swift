@@ -17,8 +17,8 @@ import NIOWebSocket
 ///
 /// The socket carries no credential but the app id, so it sees what a client without a session may read: the class's
 /// find permission and the row's ACL for the public (``LiveMatcher``). `updateTable` fires on creates and updates of
-/// the table's rows, `updateRow` on updates of its row, `deleteRow` on its delete; `deleteTable` (the class dropped)
-/// is accepted but not yet announced (the change log has no class drops).
+/// the table's rows, `updateRow` on updates of its row, `deleteRow` on its delete, `deleteTable` on the class's deletion
+/// (with `data` `{}`; a class is deleted once empty, through the schema API).
 final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
     let appId: String
     let liveQuery: LiveQueryService
@@ -105,20 +105,23 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
         }
         let condition: JSON = action.hasSuffix("Row") ? ["objectId": .string(objectId)] : [:]
         do {
-            _ = try await liveQuery.subscribeSocket(className: table, where: condition, keys: nil, clientId: clientId, queryId: queryId, sessionToken: nil)
+            _ = try await liveQuery.subscribeSocket(
+                className: table, where: condition, keys: nil, clientId: clientId, queryId: queryId, sessionToken: nil,
+                followsClassDeletion: action == "deleteTable"
+            )
         } catch {
             logger.debug("a Bmob realtime subscription was refused", metadata: ["table": "\(table)", "error": "\(error)"])
         }
     }
 
-    /// Sends the event when the subscription's action covers it: `updateTable` creates, updates and enters,
-    /// `updateRow` updates and enters, `deleteRow` deletes.
     /// The server is shutting down: the SDK reconnects (to another instance).
     func goAway() async {
         socket.close(code: 1001, reason: "The server is shutting down.")
         await socket.closed()
     }
 
+    /// Sends the event when the subscription's action covers it: `updateTable` creates, updates and enters,
+    /// `updateRow` updates and enters, `deleteRow` deletes.
     func deliver(_ event: LiveEvent) {
         let parts = event.subscription.queryId.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { return }
@@ -127,13 +130,13 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
         switch (action, event.operation) {
         case ("updateTable", .create), ("updateTable", .update), ("updateTable", .enter): covered = true
         case ("updateRow", .update), ("updateRow", .enter): covered = true
-        case ("deleteRow", .delete): covered = true
+        case ("deleteRow", .delete), ("deleteTable", .classDeleted): covered = true
         default: covered = false
         }
         guard covered else { return }
         let inner: JSON = [
             "appKey": .string(appId), "tableName": .string(event.subscription.className), "objectId": .string(parts[3]),
-            "action": .string(action), "data": ObjectEncoder(dialect: .bmob).encode(event.object, schema: nil),
+            "action": .string(action), "data": event.operation == .classDeleted ? [:] : ObjectEncoder(dialect: .bmob).encode(event.object, schema: nil),
         ]
         socket.send(text: "5:::" + JSONWriter.string(["name": "server_pub", "args": [.string(JSONWriter.string(inner))]]))
     }

@@ -90,6 +90,15 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
         return message(["op": "connected"])
     }
 
+    /// Parse's `watch`: a non-empty array of distinct field names, or absent.
+    static func watch(in query: [String: JSON]) throws(APIError) -> [String]? {
+        guard let value = query["watch"], !value.isNull else { return nil }
+        guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count, !names.isEmpty,
+            Set(names).count == names.count
+        else { throw APIError(.invalidQuery, "query.watch must be a non-empty array of distinct field names.") }
+        return names
+    }
+
     private func subscribe(_ request: [String: JSON], requestId: Int64) async -> WebSocketFrame {
         guard case .object(let query)? = request["query"], let className = query["className"]?.stringValue else {
             return error(1, "A subscription needs query.className.", requestId: requestId)
@@ -101,7 +110,8 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
         do {
             if !liveQuery.registry.hasSockets(clientId: clientId) { await liveQuery.attach(self, clientId: clientId) }
             _ = try await liveQuery.subscribeSocket(
-                className: className, where: query["where"] ?? [:], keys: keys, clientId: clientId, queryId: queryId, sessionToken: token
+                className: className, where: query["where"] ?? [:], keys: keys, clientId: clientId, queryId: queryId, sessionToken: token,
+                watch: try Self.watch(in: query)
             )
             lock.withLock { requests[requestId] = queryId }
             return message(["op": "subscribed", "requestId": .int(requestId)])
@@ -115,13 +125,13 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
         }
     }
 
-    /// Queues an event for a subscription of this socket (LeanCloud's `login` has no Parse form).
     /// The server is shutting down: the SDK reconnects (to another instance).
     func goAway() async {
         socket.close(code: 1001, reason: "The server is shutting down.")
         await socket.closed()
     }
 
+    /// Queues an event for a subscription of this socket (LeanCloud's `login` has no Parse form).
     func deliver(_ event: LiveEvent) {
         guard event.operation != .login, let requestId = Int64(event.subscription.queryId.split(separator: ":").last ?? "") else { return }
         var body: [String: JSON] = ["op": .string(event.operation.rawValue), "requestId": .int(requestId), "object": Self.encode(event.object)]

@@ -147,6 +147,7 @@ package actor InMemoryStore: StorageAdapter {
         guard let stored = state.classes[className] else { throw StorageError.classNotFound(className) }
         guard stored.entries.isEmpty else { throw StorageError.classNotEmpty(count: stored.entries.count) }
         state.classes[className] = nil
+        changeLog.append([.classDeleted(className)])
     }
 
     package func ensureIndex(className: String, path: FieldPath) async throws {
