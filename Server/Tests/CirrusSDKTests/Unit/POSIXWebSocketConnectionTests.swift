@@ -72,8 +72,7 @@ struct POSIXWebSocketConnectionTests {
     func localClose() async throws {
         let (connection, server) = try Self.pair()
         defer { server.close() }
-        let waiting = Task { try await connection.receive() }
-        try await Task.sleep(for: .milliseconds(50))
+        let waiting = try await Self.waitingReceive(connection)
         connection.close(code: 1000, reason: "bye")
         connection.close(code: 1001, reason: "again")
         #expect(try server.next() == WebSocketFrame.close(code: 1000, reason: "bye"))
@@ -97,13 +96,19 @@ struct POSIXWebSocketConnectionTests {
     func cancelledReceive() async throws {
         let (connection, server) = try Self.pair()
         defer { server.close() }
-        let waiting = Task { try await connection.receive() }
-        try await Task.sleep(for: .milliseconds(50))
+        let waiting = try await Self.waitingReceive(connection)
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
         try server.send(WebSocketFrame(opcode: .text, payload: Array("still here".utf8)))
         #expect(try await connection.receive() == .text("still here"))
         connection.close(code: 1000, reason: "")
+    }
+
+    /// A receive started on `connection`, given time to wait.
+    private static func waitingReceive(_ connection: POSIXWebSocketConnection) async throws -> Task<WebSocketMessage, any Error> {
+        let waiting = Task { try await connection.receive() }
+        try await Task.sleep(for: .milliseconds(50))
+        return waiting
     }
 
     /// A connection over one end of a socket pair, and the other end as the server.
