@@ -15,6 +15,7 @@ public final class LCApplication: @unchecked Sendable {
     private let lock = Lock()
     private var settings: Settings?
     private var user: CurrentUser = .unloaded
+    private var liveQuery: LiveQueryConnection?
 
     /// What ``set(id:key:serverURL:configuration:)`` was given.
     struct Settings: Sendable {
@@ -53,6 +54,16 @@ public final class LCApplication: @unchecked Sendable {
         lock.withLock {
             settings = Settings(id: id, key: key, serverURL: url, configuration: configuration)
             user = .unloaded
+        }
+    }
+
+    /// The one WebSocket of the app's live queries, made on first use.
+    var liveQueryConnection: LiveQueryConnection {
+        lock.withLock {
+            if let liveQuery { return liveQuery }
+            let made = LiveQueryConnection(application: self)
+            liveQuery = made
+            return made
         }
     }
 
