@@ -20,6 +20,7 @@ enum FuzzTargets {
         "range": ByteRangeTarget.run,
         "tar": TarTarget.run,
         "rtm": RTMTarget.run,
+        "websocket": WebSocketTarget.run,
     ]
 
     /// The target named by `--target=`; the process stops with the list of names when there is none.

@@ -1,0 +1,1 @@
+../../../../Sources/Cirrus/LiveQuery/WebSocket/WebSocketFrame.swift
