@@ -79,9 +79,10 @@ final class RealtimeSocket: Sendable {
         data.writeString(String(reason.prefix(120)))
         outgoing.yield(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
         outgoing.finish()
-        // The writer sends the close frame first, then the connection closes.
+        // The writer sends the close frame first, then the connection closes; this is only for a writer stuck on a
+        // client that does not read (a short delay would cut the close frame off on a busy server).
         let channel = channel
-        channel.eventLoop.scheduleTask(in: .milliseconds(200)) { channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
 
     /// Returns once the connection has closed.
