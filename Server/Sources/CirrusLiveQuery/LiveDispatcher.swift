@@ -3,8 +3,8 @@ import CirrusServices
 package import CirrusStorage
 import Logging
 
-/// Turns the change log into the events of this instance's subscriptions: for each record, the subscriptions of its
-/// class whose client has a socket here, each judged with its subscriber's read
+/// Turns the change log into the events of this instance's subscriptions: for each record, the subscriptions it may
+/// concern (``LiveRegistry/targets(of:)``) whose client has a socket here, each judged with its subscriber's read
 /// rights (``LiveMatcher``), the events handed to the sockets' bounded queues. Nothing waits on a socket, so a slow
 /// subscriber slows no one.
 ///
@@ -34,7 +34,7 @@ package struct LiveDispatcher: Sendable {
 
     /// The events of one record, every one queued when it returns.
     package func dispatch(_ record: ChangeRecord) async {
-        let targets = service.registry.targets(ofClass: record.className)
+        let targets = service.registry.targets(of: record)
         guard !targets.isEmpty else { return }
         let judge = await Judge(record: record, service: service)
         guard targets.count > chunkSize else { return await judge.deliver(targets[...]) }
