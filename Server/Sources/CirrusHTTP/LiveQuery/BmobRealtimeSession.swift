@@ -48,18 +48,11 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
         socket.send(text: "1::")
         socket.send(text: "5:::" + JSONWriter.string(["name": "client_send_data", "args": ["{}"]]))
         let socket = socket
-        await socket.run(
-            connection,
-            alongside: { [self] in
-                while !Task.isCancelled {
-                    try await Task.sleep(for: Self.heartbeat)
-                    if ContinuousClock.now - lock.withLock({ lastInput }) > Self.timeout { return socket.close() }
-                    socket.send(text: "2:::")
-                }
-            },
-            ended: { liveQuery.detach(self, clientId: clientId) },
-            handle: { await handle($0) }
-        )
+        socket.every(Self.heartbeat) { [self] in
+            if ContinuousClock.now - lock.withLock({ lastInput }) > Self.timeout { return socket.close() }
+            socket.send(text: "2:::")
+        }
+        await socket.run(connection, ended: { liveQuery.detach(self, clientId: clientId) }, handle: { await handle($0) })
     }
 
     private func handle(_ frame: WebSocketFrame) async -> Bool {

@@ -36,16 +36,11 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
     }
 
     func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
-        let (timeout, socket) = (settings.loginTimeout, socket)
-        await socket.run(
-            connection,
-            alongside: { [self] in
-                try await Task.sleep(for: timeout)
-                if !lock.withLock({ connected }) { socket.close() }
-            },
-            ended: { liveQuery.detach(self, clientId: clientId) },
-            handle: { await handle($0) }
-        )
+        let socket = socket
+        socket.after(settings.loginTimeout) { [self] in
+            if !lock.withLock({ connected }) { socket.close() }
+        }
+        await socket.run(connection, ended: { liveQuery.detach(self, clientId: clientId) }, handle: { await handle($0) })
     }
 
     private func handle(_ frame: WebSocketFrame) async -> Bool {

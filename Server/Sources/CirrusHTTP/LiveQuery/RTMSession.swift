@@ -47,15 +47,10 @@ final class RTMSession: LiveSink, @unchecked Sendable {
     /// Serves the socket until the client closes it, breaks the protocol, or the server ends it.
     func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
         let (timeout, socket) = (settings.loginTimeout, socket)
-        await socket.run(
-            connection,
-            alongside: { [self] in
-                try await Task.sleep(for: timeout)
-                if lock.withLock({ clientIds.isEmpty }) { socket.close(code: CloseCode.loginTimeout.rawValue, reason: "No login within \(timeout).") }
-            },
-            ended: { detachAll() },
-            handle: { await handle($0) }
-        )
+        socket.after(timeout) { [self] in
+            if lock.withLock({ clientIds.isEmpty }) { socket.close(code: CloseCode.loginTimeout.rawValue, reason: "No login within \(timeout).") }
+        }
+        await socket.run(connection, ended: { detachAll() }, handle: { await handle($0) })
     }
 
     /// Handles a data frame; `false` when the socket is to close.
