@@ -44,7 +44,7 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
     }
 
     func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
-        await liveQuery.attach(self, clientId: clientId)
+        await RealtimeSocket.apart { [self] in await liveQuery.attach(self, clientId: clientId) }
         socket.send(text: "1::")
         socket.send(text: "5:::" + JSONWriter.string(["name": "client_send_data", "args": ["{}"]]))
         let socket = socket
@@ -52,7 +52,7 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
             if ContinuousClock.now - lock.withLock({ lastInput }) > Self.timeout { return socket.close() }
             socket.send(text: "2:::")
         }
-        await socket.run(connection, ended: { liveQuery.detach(self, clientId: clientId) }, handle: { await handle($0) })
+        await socket.run(connection, ended: { liveQuery.detach(self, clientId: clientId) }, handle: { [self] in await handle($0) })
     }
 
     private func handle(_ frame: WebSocketFrame) async -> Bool {

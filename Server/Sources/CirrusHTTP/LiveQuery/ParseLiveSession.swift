@@ -40,7 +40,7 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
         socket.after(settings.loginTimeout) { [self] in
             if !lock.withLock({ connected }) { socket.close() }
         }
-        await socket.run(connection, ended: { liveQuery.detach(self, clientId: clientId) }, handle: { await handle($0) })
+        await socket.run(connection, ended: { liveQuery.detach(self, clientId: clientId) }, handle: { [self] in await handle($0) })
     }
 
     private func handle(_ frame: WebSocketFrame) async -> Bool {

@@ -50,7 +50,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
         socket.after(timeout) { [self] in
             if lock.withLock({ clientIds.isEmpty }) { socket.close(code: CloseCode.loginTimeout.rawValue, reason: "No login within \(timeout).") }
         }
-        await socket.run(connection, ended: { detachAll() }, handle: { await handle($0) })
+        await socket.run(connection, ended: { detachAll() }, handle: { [self] in await handle($0) })
     }
 
     /// Handles a data frame; `false` when the socket is to close.

@@ -9,9 +9,9 @@ import NIOWebSocket
 /// the client: a frame past the bound closes the connection, so a client that stops reading never grows the server's
 /// memory or delays anyone else.
 ///
-/// An idle socket costs the server its connection and one task, the reader's: frames go straight to the channel (no
-/// writer task, no queue of its own: the channel's pending writes are the queue, counted here), and timers are the
-/// event loop's scheduled tasks.
+/// An idle socket costs the server its connection and one task, the reader's, kept shallow: frames go straight to the
+/// channel (no writer task, no queue of its own: the channel's pending writes are the queue, counted here), timers are
+/// the event loop's scheduled tasks, and the session handles each frame in a task of its own (``apart(_:)``).
 final class RealtimeSocket: Sendable {
     let channel: any Channel
     let queueLimit: Int
@@ -30,7 +30,9 @@ final class RealtimeSocket: Sendable {
 
     /// Serves the connection: `handle` gets each text or binary frame and returns `false` to end it; `ended` runs once
     /// the reading has stopped.
-    func run(_ socket: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, ended: () -> Void, handle: (WebSocketFrame) async -> Bool) async {
+    func run(
+        _ socket: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, ended: () -> Void, handle: @escaping @Sendable (WebSocketFrame) async -> Bool
+    ) async {
         do {
             try await socket.executeThenClose { inbound, _ in
                 defer {
@@ -45,7 +47,7 @@ final class RealtimeSocket: Sendable {
                         finish()
                         break reading
                     case .text, .binary:
-                        guard await handle(frame) else { break reading }
+                        guard await Self.apart({ await handle(frame) }) else { break reading }
                     default: continue
                     }
                 }
@@ -54,6 +56,16 @@ final class RealtimeSocket: Sendable {
             logger.trace("a realtime socket ended", metadata: ["error": "\(error)"])
         }
         ended()
+    }
+
+    /// Runs `work` in a child task and returns its result. A task keeps the memory its deepest calls needed until it
+    /// ends (its allocator keeps its slabs): work that goes deep (a login reads the database) done in the socket's
+    /// long-lived task would keep kilobytes per idle socket.
+    static func apart<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
+        await withTaskGroup(of: T.self) { group in
+            group.addTask(operation: work)
+            return await group.next()!
+        }
     }
 
     /// Writes a frame after those sent before; one past the bound of frames waiting closes the connection.
