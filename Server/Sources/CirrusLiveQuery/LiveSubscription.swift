@@ -10,7 +10,11 @@ package struct LiveSubscription: Sendable, Hashable {
     package var className: String
     /// The `where` as the client sent it, kept with the subscription.
     package var query: JSON
-    package var condition: Condition
+    package var condition: Condition {
+        didSet { equality = LiveEquality(condition) }
+    }
+    /// The top-level equality ``condition`` requires, if the registry can file the subscription under it.
+    package private(set) var equality: LiveEquality?
     /// The fields the events carry besides the built-in ones, as the client sent them (`a,b.c`, `-d`); `nil` for all.
     package var keys: [String]? {
         didSet { selection = Self.selection(keys) }
@@ -35,6 +39,7 @@ package struct LiveSubscription: Sendable, Hashable {
         self.className = className
         self.query = query
         self.condition = condition
+        equality = LiveEquality(condition)
         self.keys = keys
         selection = Self.selection(keys)
         self.returnACL = returnACL

@@ -21,23 +21,59 @@ public enum JSONWriter {
         case .int(let number): output.append(contentsOf: String(number).utf8)
         case .double(let number): output.append(contentsOf: format(number).utf8)
         case .string(let text): writeString(text, into: &output)
-        case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
-                write(element, into: &output)
-            }
-            output.append(UInt8(ascii: "]"))
-        case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            for (position, key) in members.keys.sorted().enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
-                writeString(key, into: &output)
-                output.append(UInt8(ascii: ":"))
-                write(members[key]!, into: &output)
-            }
-            output.append(UInt8(ascii: "}"))
+        case .array(let elements): writeArray(elements, into: &output) { write($0, into: &$1) }
+        case .object(let members): writeObject(members, into: &output) { write($0, into: &$1) }
         }
+    }
+
+    /// A document some of whose parts are written already: text shared by many documents (an event's object, encoded
+    /// once for all its subscribers) is spliced in as it is instead of being written again.
+    public indirect enum Fragment: Sendable {
+        /// A value, written as ``JSONWriter/write(_:into:)`` writes it.
+        case value(JSON)
+        /// The canonical text of a value, written before by this writer: spliced as it is.
+        case written([UInt8])
+        /// An object, its keys sorted as every object's.
+        case object([String: Fragment])
+        case array([Fragment])
+    }
+
+    /// The canonical UTF-8 bytes of `fragment`: the text of the value it stands for.
+    public static func bytes(_ fragment: Fragment) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(fragment, into: &output)
+        return output
+    }
+
+    /// Appends the canonical text of the value `fragment` stands for to `output`.
+    public static func write(_ fragment: Fragment, into output: inout [UInt8]) {
+        switch fragment {
+        case .value(let value): write(value, into: &output)
+        case .written(let text): output.append(contentsOf: text)
+        case .array(let elements): writeArray(elements, into: &output) { write($0, into: &$1) }
+        case .object(let members): writeObject(members, into: &output) { write($0, into: &$1) }
+        }
+    }
+
+    private static func writeArray<Element>(_ elements: [Element], into output: inout [UInt8], _ element: (Element, inout [UInt8]) -> Void) {
+        output.append(UInt8(ascii: "["))
+        for (position, value) in elements.enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            element(value, &output)
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    private static func writeObject<Member>(_ members: [String: Member], into output: inout [UInt8], _ member: (Member, inout [UInt8]) -> Void) {
+        output.append(UInt8(ascii: "{"))
+        for (position, key) in members.keys.sorted().enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            writeString(key, into: &output)
+            output.append(UInt8(ascii: ":"))
+            member(members[key]!, &output)
+        }
+        output.append(UInt8(ascii: "}"))
     }
 
     /// The text of a floating-point number: shortest round-trip form, `.0` kept on whole numbers,

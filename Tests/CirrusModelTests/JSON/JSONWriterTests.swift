@@ -53,6 +53,25 @@ struct JSONWriterTests {
         #expect(JSONWriter.string(try JSONParser.parse(text)) == text)
     }
 
+    @Test("a fragment with parts written before gives the text of the whole value, for generated values", arguments: UInt64(0)..<100)
+    func fragments(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let value = JSONWriterTests.generate(depth: 0, using: &generator)
+        let fragment = JSONWriterTests.split(value, using: &generator)
+        #expect(JSONWriter.bytes(fragment) == JSONWriter.bytes(value), "\(JSONWriter.string(value))")
+    }
+
+    /// `value` as a fragment whose parts are, at random, values, text written before, or fragments of their own.
+    static func split(_ value: JSON, using generator: inout SeededGenerator) -> JSONWriter.Fragment {
+        switch (value, Int.random(in: 0..<3, using: &generator)) {
+        case (_, 0): return .value(value)
+        case (_, 1): return .written(JSONWriter.bytes(value))
+        case (.array(let elements), _): return .array(elements.map { split($0, using: &generator) })
+        case (.object(let members), _): return .object(members.mapValues { split($0, using: &generator) })
+        default: return .value(value)
+        }
+    }
+
     /// A random JSON value: finite doubles from raw bits, strings with quotes, escapes and any scalar.
     static func generate(depth: Int, using generator: inout SeededGenerator) -> JSON {
         let kind = Int.random(in: 0..<(depth < 4 ? 9 : 7), using: &generator)

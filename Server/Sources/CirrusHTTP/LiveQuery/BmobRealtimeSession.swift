@@ -44,22 +44,15 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
     }
 
     func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
-        await liveQuery.attach(self, clientId: clientId)
+        await RealtimeSocket.apart { [self] in await liveQuery.attach(self, clientId: clientId) }
         socket.send(text: "1::")
         socket.send(text: "5:::" + JSONWriter.string(["name": "client_send_data", "args": ["{}"]]))
         let socket = socket
-        await socket.run(
-            connection,
-            alongside: { [self] in
-                while !Task.isCancelled {
-                    try await Task.sleep(for: Self.heartbeat)
-                    if ContinuousClock.now - lock.withLock({ lastInput }) > Self.timeout { return socket.close() }
-                    socket.send(text: "2:::")
-                }
-            },
-            ended: { liveQuery.detach(self, clientId: clientId) },
-            handle: { await handle($0) }
-        )
+        socket.every(Self.heartbeat) { [self] in
+            if ContinuousClock.now - lock.withLock({ lastInput }) > Self.timeout { return socket.close() }
+            socket.send(text: "2:::")
+        }
+        await socket.run(connection, ended: { liveQuery.detach(self, clientId: clientId) }, handle: { [self] in await handle($0) })
     }
 
     private func handle(_ frame: WebSocketFrame) async -> Bool {
@@ -134,11 +127,20 @@ final class BmobRealtimeSession: LiveSink, @unchecked Sendable {
         default: covered = false
         }
         guard covered else { return }
-        let inner: JSON = [
-            "appKey": .string(appId), "tableName": .string(event.subscription.className), "objectId": .string(parts[3]),
-            "action": .string(action), "data": event.operation == .classDeleted ? [:] : ObjectEncoder(dialect: .bmob).encode(event.object, schema: nil),
-        ]
-        socket.send(text: "5:::" + JSONWriter.string(["name": "server_pub", "args": [.string(JSONWriter.string(inner))]]))
+        let inner: JSONWriter.Fragment = .object([
+            "appKey": .value(.string(appId)), "tableName": .value(.string(event.subscription.className)), "objectId": .value(.string(parts[3])),
+            "action": .value(.string(action)), "data": event.operation == .classDeleted ? .value([:]) : .written(event.shown.encoded(Self.encoding, by: Self.encode)),
+        ])
+        let text = String(decoding: JSONWriter.bytes(inner), as: UTF8.self)
+        socket.send(text: "5:::" + JSONWriter.string(["name": "server_pub", "args": [.string(text)]]))
+    }
+
+    /// The name of Bmob's encoding among a ``LiveObject``'s.
+    static let encoding = "bmob"
+
+    /// A row in Bmob's REST shape, shared by every event of the record that shows it alike.
+    static func encode(_ shown: LiveObject) -> [UInt8] {
+        JSONWriter.bytes(ObjectEncoder(dialect: .bmob).encode(shown.value, schema: nil))
     }
 }
 

@@ -36,16 +36,11 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
     }
 
     func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
-        let (timeout, socket) = (settings.loginTimeout, socket)
-        await socket.run(
-            connection,
-            alongside: { [self] in
-                try await Task.sleep(for: timeout)
-                if !lock.withLock({ connected }) { socket.close() }
-            },
-            ended: { liveQuery.detach(self, clientId: clientId) },
-            handle: { await handle($0) }
-        )
+        let socket = socket
+        socket.after(settings.loginTimeout) { [self] in
+            if !lock.withLock({ connected }) { socket.close() }
+        }
+        await socket.run(connection, ended: { liveQuery.detach(self, clientId: clientId) }, handle: { [self] in await handle($0) })
     }
 
     private func handle(_ frame: WebSocketFrame) async -> Bool {
@@ -131,27 +126,38 @@ final class ParseLiveSession: LiveSink, @unchecked Sendable {
         await socket.closed()
     }
 
-    /// Queues an event for a subscription of this socket (LeanCloud's `login` has no Parse form).
+    /// Queues an event for a subscription of this socket (LeanCloud's `login` has no Parse form), its objects encoded
+    /// once for every event of the record that shows them alike.
     func deliver(_ event: LiveEvent) {
         guard event.operation != .login, let requestId = Int64(event.subscription.queryId.split(separator: ":").last ?? "") else { return }
-        var body: [String: JSON] = ["op": .string(event.operation.rawValue), "requestId": .int(requestId), "object": Self.encode(event.object)]
-        if let original = event.original { body["original"] = Self.encode(original) }
+        var body: [String: JSONWriter.Fragment] = [
+            "op": .value(.string(event.operation.rawValue)), "requestId": .value(.int(requestId)),
+            "object": .written(event.shown.encoded(Self.encoding, by: Self.encode)),
+        ]
+        if let original = event.shownOriginal { body["original"] = .written(original.encoded(Self.encoding, by: Self.encode)) }
         socket.send(message(body))
     }
 
+    /// The name of Parse's encoding among a ``LiveObject``'s.
+    static let encoding = "parse"
+
     /// An object as Parse's LiveQuery sends it: the REST encoding with `className` and `__type: "Object"`.
-    static func encode(_ object: StoredObject) -> JSON {
-        var members = ObjectEncoder(dialect: .parse).encode(object, schema: nil).objectValue ?? [:]
-        members["className"] = .string(object.className)
+    static func encode(_ shown: LiveObject) -> [UInt8] {
+        var members = ObjectEncoder(dialect: .parse).encode(shown.value, schema: nil).objectValue ?? [:]
+        members["className"] = .string(shown.value.className)
         members["__type"] = "Object"
-        return .object(members)
+        return JSONWriter.bytes(.object(members))
     }
 
     /// A server message, with the client's id and installation id as Parse sends them.
     private func message(_ body: [String: JSON]) -> WebSocketFrame {
+        message(body.mapValues(JSONWriter.Fragment.value))
+    }
+
+    private func message(_ body: [String: JSONWriter.Fragment]) -> WebSocketFrame {
         var body = body
-        body["clientId"] = .string(clientId)
-        if let installationId = lock.withLock({ installationId }) { body["installationId"] = .string(installationId) }
+        body["clientId"] = .value(.string(clientId))
+        if let installationId = lock.withLock({ installationId }) { body["installationId"] = .value(.string(installationId)) }
         return WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: JSONWriter.bytes(.object(body))))
     }
 

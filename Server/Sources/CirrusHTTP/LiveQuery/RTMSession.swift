@@ -21,6 +21,8 @@ final class RTMSession: LiveSink, @unchecked Sendable {
     let socket: RealtimeSocket
     private let lock = Lock()
     private var clientIds: Set<String> = []
+    /// Held while an event gets its id and is queued, so that ids follow the order of the queue.
+    private let sending = Lock()
     private var nextEventId = 0
     /// The live events of clients whose login is replaying what they missed.
     private var held: [String: [LiveEvent]] = [:]
@@ -45,15 +47,10 @@ final class RTMSession: LiveSink, @unchecked Sendable {
     /// Serves the socket until the client closes it, breaks the protocol, or the server ends it.
     func serve(_ connection: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
         let (timeout, socket) = (settings.loginTimeout, socket)
-        await socket.run(
-            connection,
-            alongside: { [self] in
-                try await Task.sleep(for: timeout)
-                if lock.withLock({ clientIds.isEmpty }) { socket.close(code: CloseCode.loginTimeout.rawValue, reason: "No login within \(timeout).") }
-            },
-            ended: { detachAll() },
-            handle: { await handle($0) }
-        )
+        socket.after(timeout) { [self] in
+            if lock.withLock({ clientIds.isEmpty }) { socket.close(code: CloseCode.loginTimeout.rawValue, reason: "No login within \(timeout).") }
+        }
+        await socket.run(connection, ended: { detachAll() }, handle: { [self] in await handle($0) })
     }
 
     /// Handles a data frame; `false` when the socket is to close.
@@ -117,7 +114,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
         }
         await liveQuery.attach(self, clientId: clientId)
         let replay = await liveQuery.replay(clientId: clientId, after: resumeAfter)
-        for event in replay.events { socket.send(frame(of: event)) }
+        for event in replay.events { send(event) }
         socket.send(format.frame(RTMCommand(
             cmd: .loggedin, i: command.i, installationId: clientId, service: 1, position: replay.through, resumed: replay.complete
         )))
@@ -131,7 +128,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
                 return batch
             }
             if batch.isEmpty { break }
-            for event in batch where event.sequence > replay.through { socket.send(frame(of: event)) }
+            for event in batch where event.sequence > replay.through { send(event) }
         }
         return nil
     }
@@ -151,7 +148,7 @@ final class RTMSession: LiveSink, @unchecked Sendable {
             }
             return event.sequence > replayedThrough[clientId] ?? .min
         }
-        if send { socket.send(frame(of: event)) }
+        if send { self.send(event) }
     }
 
     /// LeanCloud's `goaway`: the SDKs reconnect through the router, so to another instance.
@@ -161,24 +158,28 @@ final class RTMSession: LiveSink, @unchecked Sendable {
         await socket.closed()
     }
 
-    /// An event's `data` command.
-    private func frame(of event: LiveEvent) -> WebSocketFrame {
-        let eventId = lock.withLock {
+    /// Queues an event with the socket's next event id.
+    private func send(_ event: LiveEvent) {
+        sending.withLock {
             nextEventId += 1
-            return String(nextEventId)
+            socket.send(frame(of: event, id: String(nextEventId)))
         }
-        let message = LiveEventMessage.json(event)
+    }
+
+    /// An event's `data` command: the message spliced around its object's shared encoding (``LiveEventMessage``).
+    private func frame(of event: LiveEvent, id eventId: String) -> WebSocketFrame {
+        let message = LiveEventMessage.fragment(event)
         guard format != .json else {
-            // The flat JSON form carries the message as an object: written once, not as text parsed back.
-            let command: JSON = [
-                "cmd": "data", "appId": .string(appId), "installationId": .string(event.subscription.clientId), "service": 1,
-                "ids": [.string(eventId)], "msg": [message],
-            ]
+            // The flat JSON form carries the message as an object.
+            let command: JSONWriter.Fragment = .object([
+                "cmd": .value("data"), "appId": .value(.string(appId)), "installationId": .value(.string(event.subscription.clientId)),
+                "service": .value(1), "ids": .value([.string(eventId)]), "msg": .array([message]),
+            ])
             return WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: JSONWriter.bytes(command)))
         }
         let command = RTMCommand(
             cmd: .data, appId: appId, installationId: event.subscription.clientId, service: 1,
-            dataMessage: RTMDataMessage(ids: [eventId], msg: [JSONWriter.string(message)])
+            dataMessage: RTMDataMessage(ids: [eventId], msg: [String(decoding: JSONWriter.bytes(message), as: UTF8.self)])
         )
         return format.frame(command)
     }

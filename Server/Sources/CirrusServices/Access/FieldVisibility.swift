@@ -22,14 +22,36 @@ package struct FieldVisibility: Sendable {
         self.fileURLBase = fileURLBase
     }
 
+    /// Whom an object is shown to, as far as its fields go: what ``redact(_:schema:for:)`` decides by, besides the
+    /// schema. Callers of one audience see an object's fields alike (LiveQuery shows an object once per audience).
+    package enum Audience: Sendable, Hashable {
+        /// The master key: every field.
+        case master
+        /// The user whose `_User` row the object is: its personal fields too, not the hidden ones.
+        case ownUser
+        /// Anyone else: neither hidden nor personal fields.
+        case other
+    }
+
+    /// The audience `caller` is for `object`.
+    package func audience(of object: StoredObject, for caller: Caller) -> Audience {
+        if caller.isMaster { return .master }
+        return caller.isUser(object.objectId) ? .ownUser : .other
+    }
+
     /// Removes the fields of `object` that `caller` may not see, and gives a `_File` row its URL.
     package func redact(_ object: inout StoredObject, schema: ClassSchema?, for caller: Caller) {
+        redact(&object, schema: schema, audience: audience(of: object, for: caller))
+    }
+
+    /// Removes the fields of `object` that `audience` may not see, and gives a `_File` row its URL.
+    package func redact(_ object: inout StoredObject, schema: ClassSchema?, audience: Audience) {
         if object.className == "_File", object.fields["url"] == nil, let base = fileURLBase, let key = object.fields["key"]?.stringValue {
             object.fields["url"] = .string(base + "/" + key)
         }
-        guard !caller.isMaster else { return }
+        guard audience != .master else { return }
         for field in schema?.hiddenFields ?? [] { object.fields.removeValue(forKey: field) }
-        if !caller.isUser(object.objectId) {
+        if audience == .other {
             for field in ClassSchema.privateFields(of: object.className, schema: schema) { object.fields.removeValue(forKey: field) }
         }
     }
