@@ -113,16 +113,22 @@ class Recorder:
         self.counters[self.slot] = self.received
 
 
-async def cirrus_subscriber(args, index, pool, socket_url, recorder, ready, errors, slot):
-    import websockets
-    from websockets.asyncio.client import connect
-
+async def cirrus_subscribe(args, index, pool):
+    """Subscribes a new client id to the benchmark's room over REST; its id."""
     client_id = f"bench-{os.getpid()}-{index}"
     headers = {"X-LC-Id": args.app_id, "X-LC-Key": args.app_key, "Content-Type": "application/json"}
     body = {"query": {"className": "Bench", "where": {"room": ROOM}}, "id": client_id}
     status, payload = await pool.request("POST", "/1.1/LiveQuery/subscribe", headers, body)
     if status != 200:
         raise RuntimeError(f"subscribe: {status} {payload[:200]!r}")
+    return client_id
+
+
+async def cirrus_subscriber(args, index, pool, socket_url, recorder, ready, errors, slot):
+    import websockets
+    from websockets.asyncio.client import connect
+
+    client_id = await cirrus_subscribe(args, index, pool)
     ws = await connect(socket_url, subprotocols=["lc.json.3"], compression=None, ping_interval=None,
                        open_timeout=120, close_timeout=1, max_queue=None)
     await ws.send(json.dumps({"cmd": "login", "appId": args.app_id, "installationId": client_id, "service": 1, "i": 1}))
@@ -217,12 +223,7 @@ class WebSocketStream(asyncio.Protocol):
 
 
 async def cirrus_raw_subscriber(args, index, pool, socket_url, recorder, ready, errors, slot):
-    client_id = f"bench-{os.getpid()}-{index}"
-    headers = {"X-LC-Id": args.app_id, "X-LC-Key": args.app_key, "Content-Type": "application/json"}
-    body = {"query": {"className": "Bench", "where": {"room": ROOM}}, "id": client_id}
-    status, payload = await pool.request("POST", "/1.1/LiveQuery/subscribe", headers, body)
-    if status != 200:
-        raise RuntimeError(f"subscribe: {status} {payload[:200]!r}")
+    client_id = await cirrus_subscribe(args, index, pool)
     loop = asyncio.get_running_loop()
     opened, logged_in, closed = loop.create_future(), loop.create_future(), loop.create_future()
 

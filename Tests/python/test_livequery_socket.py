@@ -352,6 +352,8 @@ def test_a_client_that_resumes_after_a_drop_gets_the_events_it_missed_once(cirru
     requests.put(cirrus.url + "/1.1/classes/%s/%s" % (cls, second["objectId"]), json={"room": "b"}, headers=APP, timeout=10)
     requests.put(cirrus.url + "/1.1/classes/%s/%s" % (cls, second["objectId"]), json={"room": "a"}, headers=APP, timeout=10)
     requests.post(cirrus.url + "/1.1/classes/Other" + cls, json={"n": 0}, headers=APP, timeout=10)
+    # A private object in the room is not replayed (the same read gate as live events).
+    requests.post(cirrus.url + "/1.1/classes/" + cls, json={"n": 9, "room": "a", "ACL": {}}, headers=APP, timeout=10)
     with connect(url, subprotocols=["lc.json.3"]) as ws:
         ws.send(json.dumps({"cmd": "login", "appId": APP_ID, "installationId": client, "service": 1, "i": 3,
                             "resumeAfter": first["sequence"]}))
