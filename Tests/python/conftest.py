@@ -193,11 +193,12 @@ def parse(cirrus):
     return connection, datatypes, user
 
 
-@pytest.fixture(scope="session")
-def leancloud_sdk(cirrus):
-    """The `leancloud` module, initialised with the app key (not the master key) against the server."""
+@contextlib.contextmanager
+def leancloud_sdk_at(url):
+    """The `leancloud` module pointed at the server `url` (LEANCLOUD_API_SERVER, no AppRouter), initialised with the
+    app key (not the master key); the previous server is restored afterwards."""
     previous = os.environ.get("LEANCLOUD_API_SERVER")
-    os.environ["LEANCLOUD_API_SERVER"] = cirrus.url
+    os.environ["LEANCLOUD_API_SERVER"] = url
     import leancloud
     import leancloud.app_router
     import leancloud.client
@@ -207,11 +208,20 @@ def leancloud_sdk(cirrus):
     leancloud.client.app_router = None
     leancloud.init(APP_ID, app_key=APP_KEY, master_key=MASTER_KEY)
     leancloud.use_master_key(False)
-    yield leancloud
-    if previous is None:
-        os.environ.pop("LEANCLOUD_API_SERVER", None)
-    else:
-        os.environ["LEANCLOUD_API_SERVER"] = previous
+    try:
+        yield leancloud
+    finally:
+        if previous is None:
+            os.environ.pop("LEANCLOUD_API_SERVER", None)
+        else:
+            os.environ["LEANCLOUD_API_SERVER"] = previous
+
+
+@pytest.fixture(scope="session")
+def leancloud_sdk(cirrus):
+    """The `leancloud` module, initialised with the app key (not the master key) against the server."""
+    with leancloud_sdk_at(cirrus.url) as leancloud:
+        yield leancloud
 
 
 @pytest.fixture

@@ -66,6 +66,12 @@ public struct CirrusServer: Sendable {
         )
         services.fileURLBase = fileSettings.filesBase
         services.queryLimits = configuration.queryLimits
+        do {
+            services.engine = try engine(configuration, keys: keys, logger: logger)
+        } catch {
+            try? await store.close()
+            throw error
+        }
         let objects = ObjectService(store: store, schemas: schemas, configuration: services, logger: logger)
         let storage: any FileStorage
         do {
@@ -104,6 +110,7 @@ public struct CirrusServer: Sendable {
                     dispatcher: LiveDispatcher(service: app.liveQuery), listener: realtime,
                     history: (configuration.liveQuery.replayLimit, configuration.changeLogRetention)
                 ),
+                EngineHooksService(engine: services.engine),
             ],
             onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
             logger: logger
@@ -112,6 +119,23 @@ public struct CirrusServer: Sendable {
             keys: keys, store: store, application: application, changes: objects.changes, connections: connections,
             shutdownTimeout: configuration.resilience.shutdownTimeout
         )
+    }
+
+    /// The cloud-code engine, when one is configured.
+    /// - Throws: ``ServerStartError/invalidConfiguration(_:)`` for an engine without a hook key.
+    static func engine(_ configuration: ServerConfiguration, keys: AppKeys, logger: Logger) throws -> CloudEngine? {
+        guard let url = configuration.engine.url else { return nil }
+        guard let hookKey = keys.hookKey, !hookKey.isEmpty else {
+            throw ServerStartError.invalidConfiguration("A cloud-code engine (\(url)) needs a hook key: give it with the app keys (--hook-key).")
+        }
+        var settings = EngineSettings(
+            productionURL: url, stagingURL: configuration.engine.stagingURL, appId: keys.appId, appKey: keys.appKey, masterKey: keys.masterKey,
+            hookKey: hookKey
+        )
+        settings.metadataRefresh = .seconds(configuration.engine.metadataRefreshSeconds)
+        settings.functionTimeout = .seconds(configuration.engine.functionTimeoutSeconds)
+        settings.beforeHookTimeout = .seconds(configuration.engine.hookTimeoutSeconds)
+        return CloudEngine(settings: settings, transport: HTTPEngineTransport(), logger: logger)
     }
 
     /// LiveQuery's WebSocket listener, when LiveQuery is on: on its own port (the API's plus one unless configured).
@@ -199,10 +223,16 @@ public struct CirrusServer: Sendable {
 
     private static func resolveKeys(_ configuration: ServerConfiguration, logger: Logger) throws -> AppKeys {
         let (keys, created) = try KeyStore.loadOrCreate(in: configuration.dataDirectory)
-        if created {
-            logger.notice("generated app keys (stored in \(configuration.dataDirectory)/\(KeyStore.fileName))", metadata: [
-                "appId": "\(keys.appId)", "appKey": "\(keys.appKey)", "masterKey": "\(keys.masterKey)",
+        let file = "\(configuration.dataDirectory)/\(KeyStore.fileName)"
+        switch created {
+        case .all?:
+            logger.notice("generated app keys (stored in \(file))", metadata: [
+                "appId": "\(keys.appId)", "appKey": "\(keys.appKey)", "masterKey": "\(keys.masterKey)", "hookKey": "\(keys.hookKey ?? "")",
             ])
+        case .hookKey?:
+            logger.notice("generated the hook key (stored in \(file))", metadata: ["hookKey": "\(keys.hookKey ?? "")"])
+        case nil:
+            break
         }
         return keys
     }
@@ -226,6 +256,19 @@ struct ChangeNoticeService: Service {
 }
 
 /// Turns the change log into LiveQuery events until the server stops, then closes LiveQuery's listener.
+/// Reads the cloud-code engine's list of hooks at start and every refresh interval, until the server stops.
+struct EngineHooksService: Service {
+    let engine: CloudEngine?
+
+    func run() async throws {
+        if let engine {
+            await cancelWhenGracefulShutdown { await engine.keepHooksFresh() }
+        } else {
+            try? await gracefulShutdown()
+        }
+    }
+}
+
 struct LiveQueryDispatchService: Service {
     let dispatcher: LiveDispatcher
     let listener: RealtimeListener?

@@ -65,6 +65,8 @@ public struct ServerConfiguration: Sendable {
     public var liveQuery = LiveQuerySettings()
     /// How long PostgreSQL's change-log table keeps a record, for instances and clients catching up.
     public var changeLogRetention: Duration = .seconds(600)
+    /// The app's cloud-code engine: functions, hooks (none by default).
+    public var engine = EngineConfiguration()
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

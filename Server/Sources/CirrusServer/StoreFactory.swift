@@ -46,10 +46,12 @@ public enum ServerStartError: Error, CustomStringConvertible {
     case unsupportedDatabase(String)
     /// A listener's address is taken or not allowed.
     case unavailableAddress(String)
+    /// A setting that cannot work with the others.
+    case invalidConfiguration(String)
 
     public var description: String {
         switch self {
-        case .unsupportedDatabase(let detail), .unavailableAddress(let detail): detail
+        case .unsupportedDatabase(let detail), .unavailableAddress(let detail), .invalidConfiguration(let detail): detail
         }
     }
 }

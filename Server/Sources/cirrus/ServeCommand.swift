@@ -47,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits and timeouts") var limits: TransportOptions
     @OptionGroup(title: "Query limits") var queryLimits: QueryLimitOptions
     @OptionGroup(title: "LiveQuery") var liveQuery: LiveQueryOptions
+    @OptionGroup(title: "Cloud code") var engine: EngineOptions
 
     func run() async throws {
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
@@ -99,6 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
         case 3: configuration.keys = AppKeys(appId: keys[0]!, appKey: keys[1]!, masterKey: keys[2]!)
         default: throw ValidationError("Give the app id, app key and master key together, or none of them.")
         }
+        try engine.apply(values, to: &configuration)
         return configuration
     }
 

@@ -43,4 +43,37 @@ struct KeyGenerationTests {
             try await second.stop()
         }
     }
+
+    @Test("a keys.json written before there was a hook key gets one, printed once; the app keys stay")
+    func hookKeyAdded() async throws {
+        try await Sandbox.with { sandbox in
+            try FileManager.default.createDirectory(atPath: sandbox.path("data"), withIntermediateDirectories: true)
+            let old = #"{"appId":"old-app-id","appKey":"old-app-key","masterKey":"old-master-key"}"#
+            #expect(FileManager.default.createFile(atPath: sandbox.path("data/keys.json"), contents: Data(old.utf8)))
+            let server = try await sandbox.startServer(keys: nil)
+            // Read once the server answers: the file it found is rewritten with the new key before it listens.
+            let keys = try await Sandbox.storedKeys(in: sandbox.path("data"), waitingFor: server.process)
+            #expect(keys.appId == "old-app-id" && keys.appKey == "old-app-key" && keys.masterKey == "old-master-key")
+            let hookKey = try #require(keys.hookKey)
+            #expect(hookKey.count == 24 && server.process.output.contains(hookKey))
+            #expect(!server.process.output.contains("old-master-key"))
+            try await server.stop()
+            let again = try await sandbox.startServer(keys: nil)
+            #expect(try await Sandbox.storedKeys(in: sandbox.path("data"), waitingFor: again.process).hookKey == hookKey)
+            #expect(!again.process.output.contains(hookKey))
+            try await again.stop()
+        }
+    }
+
+    @Test("an engine URL that is not http(s), a staging engine alone, or an engine with flag-given keys and no hook key stop the server")
+    func engineSettingsRefused() async throws {
+        let keys = ["--app-id", "a", "--app-key", "k", "--master-key", "m"]
+        let cases: [(arguments: [String], message: String)] = [
+            (["--engine-url", "ftp://127.0.0.1:3100"], "must be an http:// or https:// URL"),
+            (["--staging-engine-url", "http://127.0.0.1:3101"], "needs CIRRUS_ENGINE_URL"),
+            (keys + ["--engine-url", "http://127.0.0.1:3100"], "give its hook key too"),
+            (["--hook-key", "h"], "is given with the app keys"),
+        ]
+        try await Sandbox.with { sandbox in try await sandbox.expectRefused(cases) }
+    }
 }

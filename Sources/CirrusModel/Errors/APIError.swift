@@ -117,14 +117,38 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case queryTooComplex
         /// A number operation whose result no JSON number can hold (an `Increment` beyond the largest double).
         case numberOutOfRange
+        // Cloud code.
+        /// A cloud function the engine does not define, or no engine at all (LeanCloud 404 code 1, Parse 141).
+        case cloudFunctionNotFound
+        /// A cloud function or hook that failed: the engine's own code and status when it gave them (``engineFailure``),
+        /// else LeanCloud's and Parse's 141.
+        case cloudCodeFailed
+        /// A before-hook that refused a write, or failed (LeanCloud's and Parse's 142 "Cloud Code validation failed").
+        case hookRefused
+        /// The cloud-code engine did not answer in time (LeanCloud 503 code 124).
+        case engineTimeout
     }
 
     public var reason: Reason
     public var message: String
+    /// The HTTP status and code a cloud function answered with, which reach its caller unchanged in every dialect.
+    public var engineFailure: EngineFailure?
 
-    public init(_ reason: Reason, _ message: String) {
+    public init(_ reason: Reason, _ message: String, engineFailure: EngineFailure? = nil) {
         self.reason = reason
         self.message = message
+        self.engineFailure = engineFailure
+    }
+
+    /// The status and code of a cloud function's own error reply (`{"code": 123, "error": "…"}` with its status).
+    public struct EngineFailure: Sendable, Equatable {
+        public var status: Int
+        public var code: Int
+
+        public init(status: Int, code: Int) {
+            self.status = status
+            self.code = code
+        }
     }
 
     /// A statement the database cancelled at the statement timeout (`--statement-timeout`): the request's work did

@@ -5,10 +5,14 @@ public struct AppKeys: Sendable, Hashable {
     public var appKey: String
     /// The master key: skips every permission check; for trusted servers only.
     public var masterKey: String
+    /// The hook key (LeanCloud's): the cloud-code engine checks it on hook calls, and a request carrying it may skip
+    /// hooks (`__ignore_hooks`). `nil`: no request holds it.
+    public var hookKey: String?
 
-    public init(appId: String, appKey: String, masterKey: String) {
+    public init(appId: String, appKey: String, masterKey: String, hookKey: String? = nil) {
         self.appId = appId
         self.appKey = appKey
         self.masterKey = masterKey
+        self.hookKey = hookKey
     }
 }

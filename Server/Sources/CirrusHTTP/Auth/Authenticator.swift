@@ -9,6 +9,15 @@ struct Authenticator: Sendable {
     /// The caller for valid credentials.
     /// - Throws: ``APIError`` ``APIError/Reason/unauthorized`` for a missing or wrong app id, key or signature.
     func authenticate(_ credentials: Credentials) throws(APIError) -> Caller {
+        var caller = try authenticateKeys(credentials)
+        if let hookKey = credentials.hookKey, let expected = keys.hookKey, !expected.isEmpty {
+            caller.holdsHookKey = Self.equal(hookKey, expected)
+        }
+        return caller
+    }
+
+    /// The caller the app id and key, master key or signature make.
+    private func authenticateKeys(_ credentials: Credentials) throws(APIError) -> Caller {
         guard let appId = credentials.appId, Self.equal(appId, keys.appId) else { throw Self.unauthorized }
         if let masterKey = credentials.masterKey {
             guard Self.equal(masterKey, keys.masterKey) else { throw Self.unauthorized }

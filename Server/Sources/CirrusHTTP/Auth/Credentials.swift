@@ -14,6 +14,8 @@ struct Credentials: Sendable {
     var sessionToken: String?
     /// Parse's `X-Parse-Installation-Id`, recorded on the sessions a log-in creates.
     var installationId: String?
+    /// LeanCloud's `X-LC-Hook-Key`, which the cloud-code engine's SDKs send.
+    var hookKey: String?
     /// Whether the key came from a method-override body, where `<master>,master` gives no master rights.
     var keyFromBody = false
 
@@ -38,6 +40,7 @@ struct Credentials: Sendable {
                 masterKey: header("X-AVOSCloud-Master-Key", "X-Uluru-Master-Key"),
                 signature: header("X-LC-Sign", "X-AVOSCloud-Request-Sign"),
                 sessionToken: header("X-LC-Session", "X-AVOSCloud-Session-Token", "X-Uluru-Session-Token") ?? overrides["_SessionToken"],
+                hookKey: header("X-LC-Hook-Key"),
                 keyFromBody: headerKey == nil
             )
         case .parse:

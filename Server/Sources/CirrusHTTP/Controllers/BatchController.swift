@@ -125,6 +125,7 @@ enum BatchItem {
         // Per-client limits (uploads) count every sub-request as the batch's client's.
         item.clientAddress = batch.clientAddress
         item.installationId = batch.installationId
+        item.production = batch.production
         item.isBatchItem = true
         item.parsedBody = members["body"].flatMap { $0.isNull ? nil : $0 } ?? (method == .post || method == .put ? nil : [:])
         if item.parsedBody == nil, method == .post || method == .put { item.parsedBody = [:] }

@@ -144,7 +144,12 @@ struct ObjectsController: Sendable {
     /// The delete of a single request or of a transactional batch.
     @Sendable func prepareDelete(_ request: APIRequest) async throws -> TransactionalWrite.Prepared {
         let condition = try QueryParameters(request: request, limits: objects.configuration.queryLimits).writeCondition()
-        let delete = try await objects.prepareDelete(request.parameter("className"), objectIds: objectIds(request), condition: condition, caller: request.caller)
+        // A delete's body may hold `__ignore_hooks` (R#121), the only thing it says.
+        var body = request.bodyText != nil || request.parsedBody != nil ? (try? request.jsonBody()) ?? [:] : [:]
+        let skips = try HookSkips.take(from: &body, caller: request.caller)
+        let delete = try await objects.prepareDelete(
+            request.parameter("className"), objectIds: objectIds(request), condition: condition, skips: skips, caller: request.caller
+        )
         return (.delete(delete), [])
     }
 

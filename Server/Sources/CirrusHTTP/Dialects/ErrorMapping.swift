@@ -18,6 +18,10 @@ package struct WireError: Sendable, Equatable {
 extension Dialect {
     /// The status, code and message for an ``APIError`` in this dialect.
     package func wireError(for error: APIError) -> WireError {
+        if let failure = error.engineFailure {
+            // A cloud function's own error reaches its caller as the function gave it, in every dialect.
+            return WireError(status: failure.status, code: failure.code, message: error.message)
+        }
         let (status, code) = statusAndCode(error.reason)
         if error.reason == .unauthorized, self != .leancloud {
             return WireError(status: 401, code: nil, message: "unauthorized")
@@ -112,6 +116,11 @@ extension Dialect {
         case .serverBusy: (503, 503)
         // LeanCloud's code 1 (bad parameters): a query beyond a limit, a number no JSON number can hold.
         case .queryTooComplex, .numberOutOfRange: (400, 1)
+        // LeanEngine: 141 a function's failure, 142 a hook's refusal (R#120), 124 a timeout (503, as its SDKs).
+        case .cloudFunctionNotFound: (404, 1)
+        case .cloudCodeFailed: (400, 141)
+        case .hookRefused: (400, 142)
+        case .engineTimeout: (503, 124)
         }
     }
 
@@ -181,6 +190,11 @@ extension Dialect {
         // parse-server: INVALID_QUERY (102) for a refused query; INVALID_JSON (107) for a value it cannot hold.
         case .queryTooComplex: (400, 102)
         case .numberOutOfRange: (400, 107)
+        // parse-server: SCRIPT_FAILED (141) for a missing or failed function, VALIDATION_ERROR (142) for a trigger's
+        // refusal, TIMEOUT (124).
+        case .cloudFunctionNotFound, .cloudCodeFailed: (400, 141)
+        case .hookRefused: (400, 142)
+        case .engineTimeout: (503, 124)
         }
     }
 
@@ -241,6 +255,12 @@ extension Dialect {
         // Bmob's 402 "where too long"; 107 for a value it cannot hold.
         case .queryTooComplex: (400, 402)
         case .numberOutOfRange: (400, 107)
+        // Bmob's cloud functions answer 101 for an unknown name; the other cloud-code failures keep LeanCloud's codes,
+        // which Bmob's table does not cover.
+        case .cloudFunctionNotFound: (400, 101)
+        case .cloudCodeFailed: (400, 141)
+        case .hookRefused: (400, 142)
+        case .engineTimeout: (503, 9010)
         }
     }
 

@@ -109,6 +109,10 @@ extension OpenAPIDocument {
     {
       "name": "LiveQuery",
       "description": "LeanCloud's LiveQuery: subscriptions over REST; events over the realtime WebSocket whose URL `GET /v1/route` gives (docs/LIVEQUERY.md). The master key gives no extra rights: events pass the read rights of the subscription's session."
+    },
+    {
+      "name": "Cloud functions",
+      "description": "Cloud functions of the app's LeanEngine app, which Cirrus calls (docs/CLOUD-CODE.md)."
     }
   ],
   "paths": {
@@ -4063,6 +4067,223 @@ extension OpenAPIDocument {
           }
         ]
       }
+    },
+    "/1.1/functions/{name}": {
+      "post": {
+        "tags": [
+          "Cloud functions"
+        ],
+        "summary": "Call a cloud function",
+        "description": "Calls the function on the app's cloud-code engine with the caller's session and answers `{\"result\": …}`; the function's own `{code, error}` is passed through unchanged. 404 (code 1) when no engine is configured.",
+        "operationId": "callFunction",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The function's result.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/FunctionResult"
+                },
+                "example": {
+                  "result": "Hello world!"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/EngineTimeout"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "appKey": []
+          },
+          {
+            "appId": [],
+            "appSign": []
+          },
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/call/{name}": {
+      "post": {
+        "tags": [
+          "Cloud functions"
+        ],
+        "summary": "Call a cloud function (RPC)",
+        "description": "As `/functions/{name}`, with parameters and result in object encoding (`__type: Object`).",
+        "operationId": "callFunctionRPC",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The function's result.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/FunctionResult"
+                },
+                "example": {
+                  "result": "Hello world!"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "503": {
+            "$ref": "#/components/responses/EngineTimeout"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "appKey": []
+          },
+          {
+            "appId": [],
+            "appSign": []
+          },
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/functions/_ops/metadatas": {
+      "get": {
+        "tags": [
+          "Cloud functions"
+        ],
+        "summary": "List the engine's functions and hooks",
+        "description": "Reads the cloud-code engine's list again (the hooks Cirrus calls) and answers it. Master key.",
+        "operationId": "engineMetadata",
+        "responses": {
+          "200": {
+            "description": "The names the engine serves.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "properties": {
+                    "result": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                },
+                "example": {
+                  "result": [
+                    "hello",
+                    "__before_save_for_Review"
+                  ]
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "503": {
+            "$ref": "#/components/responses/EngineTimeout"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
     }
   },
   "components": {
@@ -5972,6 +6193,17 @@ extension OpenAPIDocument {
             "type": "string"
           }
         }
+      },
+      "FunctionResult": {
+        "type": "object",
+        "required": [
+          "result"
+        ],
+        "properties": {
+          "result": {
+            "description": "What the function returned."
+          }
+        }
       }
     },
     "responses": {
@@ -6069,6 +6301,20 @@ extension OpenAPIDocument {
             "example": {
               "code": 1,
               "error": "The weixin token could not be verified: the platform did not answer in time. Try again later."
+            }
+          }
+        }
+      },
+      "EngineTimeout": {
+        "description": "The cloud function did not answer in time (code 124).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": 124,
+              "error": "The cloud-code engine did not answer the function hello within 15 s."
             }
           }
         }

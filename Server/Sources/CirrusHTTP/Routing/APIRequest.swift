@@ -28,6 +28,8 @@ package struct APIRequest: Sendable {
     package var parameters: [String: String] = [:]
     /// Whether this is one request of a batch.
     package var isBatchItem = false
+    /// Whether cloud code runs on the production engine: LeanCloud's `X-LC-Prod` (`0` asks for staging).
+    package var production = true
     /// The body already parsed (method-override bodies and batch sub-requests).
     var parsedBody: JSON?
 

@@ -13,6 +13,8 @@ package struct AppServices: Sendable {
     package let schema: SchemaService
     package let exports: ExportJobs
     package let liveQuery: LiveQueryService
+    /// The app's cloud-code engine (also in ``objects``' configuration, for the hooks); `nil` for none.
+    package var engine: CloudEngine? { objects.configuration.engine }
 
     package init(
         objects: ObjectService, users: UserService, verification: VerificationService, files: FileService, cloudQuery: CloudQueryService,

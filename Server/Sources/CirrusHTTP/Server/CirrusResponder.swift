@@ -120,12 +120,15 @@ package struct CirrusResponder: HTTPResponder {
         apiRequest.sessionToken = credentials.sessionToken
         apiRequest.installationId = credentials.installationId
         apiRequest.contentType = request.headers[.contentType]
+        apiRequest.production = request.headers[Self.production] != "0"
         // A method override names another endpoint; unknown paths authenticate first, so that they answer 401.
         let route = method == request.method ? addressed : try? router.match(method, segments, dialect: dialect).0
         guard route?.requiresAuthentication ?? true else { return (apiRequest, false) }
         apiRequest.caller = try caller.flatMap { overrides.isEmpty ? $0 : nil } ?? authenticator.authenticate(credentials)
         return (apiRequest, credentials.sessionToken != nil && route?.resolvesSession == true)
     }
+
+    static let production = HTTPField.Name("X-LC-Prod")!
 
     /// The request with the caller its session token names.
     private func resolveSession(_ request: APIRequest) async throws -> APIRequest {

@@ -27,6 +27,7 @@ package enum HTTPServices {
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)
         CloudQueryController(cloudQuery: services.cloudQuery).register(on: &router)
+        FunctionsController(engine: services.engine).register(on: &router)
         SchemaController(schemas: services.schema).register(on: &router)
         if liveQuery { LiveQueryController(liveQuery: services.liveQuery).register(on: &router) }
         BatchController(objects: objects, users: users, router: { routerBox.router }).register(on: &router)

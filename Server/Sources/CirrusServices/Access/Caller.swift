@@ -8,6 +8,9 @@ package struct Caller: Sendable, Hashable {
     package var roleNames: [String]
     /// The session token the user was identified by.
     package var sessionToken: String?
+    /// Whether the request carried the app's hook key (`X-LC-Hook-Key`), as the cloud-code engine's own requests do:
+    /// it may skip hooks (`__ignore_hooks`), and gives no other rights.
+    package var holdsHookKey = false
 
     package init(isMaster: Bool, userId: String? = nil, roleNames: [String] = [], sessionToken: String? = nil) {
         self.isMaster = isMaster

@@ -30,7 +30,11 @@ package final class SessionCache: Sendable {
         guard let entry = entries.withValue({ $0[token] }), now.millisecondsSince1970 < entry.validUntil.millisecondsSince1970 else {
             return nil
         }
-        return Caller(isMaster: base.isMaster, userId: entry.userId, roleNames: entry.roleNames, sessionToken: token)
+        var caller = base
+        caller.userId = entry.userId
+        caller.roleNames = entry.roleNames
+        caller.sessionToken = token
+        return caller
     }
 
     /// Remembers a token's user and roles until the cache lifetime or the session's expiry, whichever comes first.

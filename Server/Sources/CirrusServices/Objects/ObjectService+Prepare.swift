@@ -8,6 +8,9 @@ extension ObjectService {
         try ClassName.validate(className)
         let schema = try await schemas.schema(of: className)
         try policy.check(.create, on: className, schema: schema, caller: caller)
+        var body = body
+        let skips = try HookSkips.take(from: &body, caller: caller)
+        body = try await beforeSave(className, body: body, skips: skips, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
         try await fileLinker.link(&update)
         if className == "_Role" { try RoleRules().checkCreate(update) }
@@ -50,7 +53,10 @@ extension ObjectService {
         let recorded = try await schemas.schema(of: className)
         try policy.check(.update, on: className, objectId: objectId, schema: recorded, caller: caller)
         if let condition { try await authorizeNaming(className, schema: recorded, condition: condition, sorting: [], caller: caller) }
+        var body = body
+        let skips = try HookSkips.take(from: &body, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
+        try await beforeUpdate(className, objectId: objectId, body: body, skips: skips, caller: caller)
         try await fileLinker.link(&update)
         let accountWrites = className == "_User" ? try await prepareUserUpdate(&update, userId: objectId, caller: caller) : []
         if className == "_Role" {
@@ -72,7 +78,10 @@ extension ObjectService {
     }
 
     /// Validates a delete and builds its command.
-    package func prepareDelete(_ className: String, objectIds: [String], condition: Condition?, caller: Caller) async throws -> WriteCommand.Delete {
+    /// `skips` are the hooks the request asked to skip (``HookSkips/take(from:caller:)`` of its body).
+    package func prepareDelete(
+        _ className: String, objectIds: [String], condition: Condition?, skips: HookSkips = .none, caller: Caller
+    ) async throws -> WriteCommand.Delete {
         try ClassName.validate(className)
         guard !objectIds.isEmpty else { throw APIError(.missingObjectId, "An objectId is required.") }
         let schema = try await schemas.schema(of: className)
@@ -81,6 +90,7 @@ extension ObjectService {
             try policy.check(.delete, on: className, objectId: id, schema: schema, caller: caller)
         }
         if let condition { try await authorizeNaming(className, schema: schema, condition: condition, sorting: [], caller: caller) }
+        try await beforeDelete(className, objectIds: objectIds, skips: skips, caller: caller)
         return WriteCommand.Delete(
             className: className, objectIds: objectIds, condition: condition, schema: schema, writers: caller.writers, readers: caller.readers
         )

@@ -15,6 +15,9 @@ package struct ServiceConfiguration: Sendable {
     package var fileURLBase: String?
     /// The bounds of queries, includes and regular expressions.
     package var queryLimits = QueryLimits()
+    /// The app's cloud-code engine, whose hooks run around writes; `nil` for none (and for `cirrus import`, whose
+    /// writes fire no hooks, as LeanCloud's console import).
+    package var engine: CloudEngine?
 
     package init(
         maximumObjectSize: Int = 131_072, maximumBatchSize: Int = 1000, accounts: AccountSettings = AccountSettings(),

@@ -14,6 +14,7 @@ extension UserService {
     package func logIn(
         authDataBody body: JSON, failOnNotExist: Bool, options: WriteOptions, session: SessionRequest, caller: Caller
     ) async throws -> LoggedInUser {
+        let body = try await onAuthData(body)
         let accounts = try LinkedAccount.accounts(in: body["authData"] ?? .null)
         guard !accounts.isEmpty else { throw APIError(.invalidAuthData, "authData names no platform.") }
         try await AuthDataGate(validator: objects.configuration.authDataValidator).check(accounts, caller: caller)

@@ -21,6 +21,7 @@ extension UserService {
     /// The session of a log-in of `user` (by password, code or third-party account), told to the change log
     /// (LiveQuery's `login` event of `_User` subscriptions). A failure to tell is logged; the log-in stands.
     func logInSession(_ user: StoredObject, _ request: SessionRequest) async throws -> String {
+        try await onLogin(user)
         let token = try await issueSession(user.objectId, request, action: "login")
         do {
             try await store.append([.loggedIn(user)])

@@ -53,6 +53,9 @@ package struct UserService: Sendable {
     /// - Throws: ``APIError`` for a missing username or password (217, 218), a taken username, e-mail or phone
     ///   number (202, 203, 214), and invalid fields.
     package func signUp(body: JSON, options: WriteOptions, session: SessionRequest, caller: Caller) async throws -> LoggedInUser {
+        var body = body
+        let skips = try HookSkips.take(from: &body, caller: caller)
+        body = try await objects.beforeSave("_User", body: body, skips: skips, caller: caller)
         guard case .object(let members) = body else { throw APIError(.invalidJSON, "The body must be a JSON object.") }
         guard case .string(let username)? = members["username"], !username.allSatisfy(\.isWhitespace) else {
             throw APIError(.usernameMissing, "Username is missing or empty.")
@@ -171,7 +174,11 @@ package struct UserService: Sendable {
         let session = try await validSession(sessionToken)
         let roles = try await store.roleNames(userId: session.userId)
         objects.sessionCache.remember(sessionToken, userId: session.userId, roleNames: roles, sessionExpiry: session.expiresAt, now: now)
-        return Caller(isMaster: base.isMaster, userId: session.userId, roleNames: roles, sessionToken: sessionToken)
+        var caller = base
+        caller.userId = session.userId
+        caller.roleNames = roles
+        caller.sessionToken = sessionToken
+        return caller
     }
 
     func validSession(_ token: String) async throws -> StoredSession {

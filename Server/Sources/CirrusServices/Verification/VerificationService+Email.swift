@@ -57,7 +57,8 @@ extension VerificationService {
             guard let user = try await store.fetch(className: "_User", ids: [userId]).first,
                 let address, user.fields["email"]?.stringValue == address
             else { return nil }
-            _ = try await users.touch(userId, changes: ObjectUpdate(operations: [(FieldPath(field: "emailVerified"), .set(.bool(true)))]), writes: [])
+            let verified = try await users.touch(userId, changes: ObjectUpdate(operations: [(FieldPath(field: "emailVerified"), .set(.bool(true)))]), writes: [])
+            users.announceVerified(.email, user: verified)
             return address
         }
     }

@@ -53,7 +53,9 @@ extension VerificationService {
             if members["username"] == nil { members["username"] = .string(number) }
             if members["password"]?.stringValue == "" || members["password"]?.isNull == true { members.removeValue(forKey: "password") }
             let update = try ObjectUpdate(body: .object(members), isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
-            return try await users.insertUser(update, options: options, session: session, action: "signup", caller: caller, verified: ["mobilePhoneVerified"])
+            let created = try await users.insertUser(update, options: options, session: session, action: "signup", caller: caller, verified: ["mobilePhoneVerified"])
+            users.announceVerified(.sms, user: created.user)
+            return created
         }
     }
 
@@ -74,7 +76,9 @@ extension VerificationService {
         guard let user = try await users.findUser(.mobilePhoneNumber(number)) else { throw Self.invalidCode }
         let check = CodeCheck(code: code, number: number, purposes: purposes, account: user.objectId, owner: user.objectId)
         return try await redeem(check) {
-            try await users.touch(user.objectId, changes: ObjectUpdate(operations: [(FieldPath(field: "mobilePhoneVerified"), .set(.bool(true)))]), writes: [])
+            let verified = try await users.touch(user.objectId, changes: ObjectUpdate(operations: [(FieldPath(field: "mobilePhoneVerified"), .set(.bool(true)))]), writes: [])
+            users.announceVerified(.sms, user: verified)
+            return verified
         }
     }
 
@@ -102,7 +106,9 @@ extension VerificationService {
             let changes = ObjectUpdate(operations: [
                 (FieldPath(field: "mobilePhoneNumber"), .set(.string(number))), (FieldPath(field: "mobilePhoneVerified"), .set(.bool(true))),
             ])
-            return try await users.touch(userId, changes: changes, writes: [])
+            let changed = try await users.touch(userId, changes: changes, writes: [])
+            users.announceVerified(.sms, user: changed)
+            return changed
         }
     }
 
@@ -138,6 +144,7 @@ extension VerificationService {
         var current = user
         if user.fields["mobilePhoneVerified"] != .bool(true) {
             current = try await users.touch(user.objectId, changes: ObjectUpdate(operations: [(FieldPath(field: "mobilePhoneVerified"), .set(.bool(true)))]), writes: [])
+            users.announceVerified(.sms, user: current)
         }
         let token = try await users.logInSession(current, session)
         return LoggedInUser(user: current, sessionToken: token, isNew: false)

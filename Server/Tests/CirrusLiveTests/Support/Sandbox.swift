@@ -96,7 +96,7 @@ final class Sandbox: @unchecked Sendable {
                 let appId = json["appId"]?.stringValue, let appKey = json["appKey"]?.stringValue,
                 let masterKey = json["masterKey"]?.stringValue
             {
-                return AppKeys(appId: appId, appKey: appKey, masterKey: masterKey)
+                return AppKeys(appId: appId, appKey: appKey, masterKey: masterKey, hookKey: json["hookKey"]?.stringValue)
             }
             guard process.isRunning else {
                 throw LiveTestError(description: "cirrus exited before writing \(file). Output:\n\(process.output)")

@@ -6,7 +6,7 @@ import Testing
 
 /// LCLiveQuery against an in-process server: its WebSocket (the SDK's own client on Linux), the REST subscribe, the
 /// five events, the three call forms, and a dropped connection that loses nothing.
-@Suite("LiveQuery on a live server")
+@Suite("LiveQuery on a live server", .timeLimit(.minutes(2)))
 struct LiveQueryLiveTests {
     @Test("a subscription streams create, update, enter, leave and delete with the updated keys, and unsubscribe ends it")
     func events() async throws {
@@ -30,9 +30,7 @@ struct LiveQueryLiveTests {
             #expect(received.map(\.summary) == ["create 1", "update 2 priority,title", "leave -1 priority,title", "enter 3 priority,title", "delete 3"])
             try await liveQuery.unsubscribe()
             #expect(!liveQuery.isSubscribed)
-            var ended = true
-            for await _ in stream { ended = false }
-            #expect(ended, "the stream ends after unsubscribe")
+            #expect(try await Self.rest(of: stream).isEmpty, "the stream ends after unsubscribe, with no other event")
         }
     }
 
@@ -118,22 +116,38 @@ struct LiveQueryLiveTests {
 
     /// The next `count` events of `stream`, or a failure after 10 seconds.
     static func next(_ count: Int, of stream: AsyncStream<LCLiveQuery.Event>) async throws -> [LCLiveQuery.Event] {
-        try await withThrowingTaskGroup(of: [LCLiveQuery.Event]?.self) { group in
-            group.addTask {
-                var events: [LCLiveQuery.Event] = []
-                for await event in stream {
-                    events.append(event)
-                    if events.count == count { break }
-                }
-                return events
+        try await within10Seconds("fewer than \(count) events within 10 s") {
+            var events: [LCLiveQuery.Event] = []
+            for await event in stream {
+                events.append(event)
+                if events.count == count { break }
             }
+            return events
+        }
+    }
+
+    /// The events of `stream` until it ends, or a failure when it has not ended after 10 seconds.
+    static func rest(of stream: AsyncStream<LCLiveQuery.Event>) async throws -> [LCLiveQuery.Event] {
+        try await within10Seconds("the stream did not end within 10 s") {
+            var events: [LCLiveQuery.Event] = []
+            for await event in stream { events.append(event) }
+            return events
+        }
+    }
+
+    /// What `collect` gathers, or a failure saying `failure` when it takes longer than 10 seconds (it is cancelled).
+    static func within10Seconds(
+        _ failure: String, _ collect: @escaping @Sendable () async -> [LCLiveQuery.Event]
+    ) async throws -> [LCLiveQuery.Event] {
+        try await withThrowingTaskGroup(of: [LCLiveQuery.Event]?.self) { group in
+            group.addTask { await collect() }
             group.addTask {
                 try await Task.sleep(for: .seconds(10))
                 return nil
             }
             let first = try await group.next() ?? nil
             group.cancelAll()
-            return try #require(first, "fewer than \(count) events within 10 s")
+            return try #require(first, "\(failure)")
         }
     }
 

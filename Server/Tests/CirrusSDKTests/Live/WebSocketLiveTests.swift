@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// The SDK's WebSocket client against the server's LiveQuery socket (LeanCloud's realtime protocol, `lc.json.3`).
-@Suite("WebSocket client on a live server")
+@Suite("WebSocket client on a live server", .timeLimit(.minutes(2)))
 struct WebSocketLiveTests {
     @Test("a lc.json.3 socket gets its subprotocol, the heartbeat, an echo and a login answered")
     func conversation() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// The POSIX client's frame handling over a socket pair, the test playing the server with raw frames: pings, closes
 /// and protocol errors that the Cirrus server never sends.
-@Suite("POSIX WebSocket connection")
+@Suite("POSIX WebSocket connection", .timeLimit(.minutes(2)))
 struct POSIXWebSocketConnectionTests {
     @Test("a server ping is answered with a masked pong of the same payload; a pong is skipped")
     func ping() async throws {
