@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import APP_ID, APP_KEY, MASTER_KEY, Outbox, free_port, leancloud_sdk_at, running_server
+from conftest import APP_ID, APP_KEY, MASTER_KEY, CirrusServer, Outbox, cirrus_binary, free_port, leancloud_sdk_at, postgres_schema, running_server
 
 HOOK_KEY = "pytest-hook-key"
 ENGINE_APP = Path(__file__).resolve().parent / "engine" / "app.py"
@@ -278,6 +278,64 @@ def test_on_verified_hears_of_a_verified_phone_number(engine_server):
         time.sleep(0.1)
     calls = [call for call in engine.calls("onVerified/sms") if call["id"] == user_id]
     assert len(calls) == 1 and calls[0]["fields"]["mobilePhoneVerified"] is True
+
+
+def calls_for(engine, object_id, count, timeout=10):
+    """The hook calls the engine received for `object_id`, once there are `count` (or after `timeout` seconds), and after
+    a moment more, so that a call made twice would be seen."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and len([c for c in engine.calls() if c["id"] == object_id]) < count:
+        time.sleep(0.1)
+    time.sleep(1.5)
+    return [call for call in engine.calls() if call["id"] == object_id]
+
+
+def test_after_hooks_arrive_once_each_in_the_order_of_the_writes_and_only_the_hook_key_skips_them(engine_server):
+    server, engine = engine_server
+    created = api(server, "POST", "/1.1/classes/Diary", json={"entry": "first"})
+    assert created.status_code == 201, created.text
+    object_id = created.json()["objectId"]
+    assert api(server, "PUT", "/1.1/classes/Diary/" + object_id, json={"entry": "second"}).status_code == 200
+    assert api(server, "DELETE", "/1.1/classes/Diary/" + object_id).status_code == 200
+    calls = calls_for(engine, object_id, 3)
+    assert [call["hook"] for call in calls] == ["afterSave", "afterUpdate", "afterDelete"], calls
+    assert calls[1]["fields"]["entry"] == "second"
+    skipped = api(server, "POST", "/1.1/classes/Diary", json={"entry": "quiet", "__ignore_hooks": ["afterSave"]},
+                  headers=headers(hook_key=HOOK_KEY))
+    assert skipped.status_code == 201, skipped.text
+    assert calls_for(engine, skipped.json()["objectId"], 1, timeout=2) == []
+
+
+def test_an_after_hook_owed_when_the_server_is_killed_is_delivered_once_after_it_restarts(tmp_path_factory):
+    root = tmp_path_factory.mktemp("after-hooks")
+    engine = Engine(root, free_port())
+    schema = postgres_schema()
+    args = ("--engine-url", engine.url, "--hook-key", HOOK_KEY)
+    first = CirrusServer(cirrus_binary(), root / "data", root / "first.log", extra_args=args, schema=schema, owns_schema=False)
+    second = None
+    try:
+        first.wait_until_ready()
+        engine.start(first.url)
+        warm = api(first, "POST", "/1.1/classes/Diary", json={"entry": "warm"})
+        assert [call["hook"] for call in calls_for(engine, warm.json()["objectId"], 1)] == ["afterSave"]
+        # The engine goes away; a write commits; the server is killed before it could deliver the hook.
+        engine.stop()
+        owed = api(first, "POST", "/1.1/classes/Diary", json={"entry": "owed"})
+        assert owed.status_code == 201, owed.text
+        first.process.kill()
+        first.process.wait()
+        engine.log = open(root / "engine-again.log", "wb")
+        engine.start(first.url)
+        second = CirrusServer(cirrus_binary(), root / "data", root / "second.log", extra_args=args, schema=schema, owns_schema=True)
+        second.wait_until_ready()
+        calls = calls_for(engine, owed.json()["objectId"], 1, timeout=45)
+        assert [call["hook"] for call in calls] == ["afterSave"], calls
+    finally:
+        if second:
+            assert second.stop() == 0, second.output()
+        elif first.process.poll() is None:
+            first.stop()
+        engine.stop()
 
 
 class MisbehavingEngine(http.server.BaseHTTPRequestHandler):

@@ -87,7 +87,7 @@ final class WriteTransaction<Driver: SQLDriver> {
             try await session.execute(registry.addMembers(owner: object.className, field: field, objectId: object.objectId, targets: targets))
         }
         try await runAccountWrites(insert.accountWrites)
-        changes.append(.created(object))
+        try await record(.created(object), afterHook: insert.afterHook)
         return object
     }
 
@@ -128,7 +128,7 @@ final class WriteTransaction<Driver: SQLDriver> {
             }
         }
         try await runAccountWrites(update.accountWrites)
-        changes.append(.updated(from: before, to: object.object, changes: update.changes))
+        try await record(.updated(from: before, to: object.object, changes: update.changes), afterHook: update.afterHook)
         return object.object
     }
 
@@ -151,8 +151,19 @@ final class WriteTransaction<Driver: SQLDriver> {
                 try await session.execute(statement)
             }
         }
-        changes += removed.map(ChangeRecord.deleted)
+        for object in removed { try await record(.deleted(object), afterHook: delete.afterHook) }
         return deleted
+    }
+
+    /// Adds a command's change to the change log's records and queues the after-hook call it owes, in this
+    /// transaction: a rollback drops both.
+    private func record(_ change: ChangeRecord, afterHook: AfterHookRequest?) async throws {
+        changes.append(change)
+        guard let afterHook else { return }
+        try await session.execute(HookCallStatements(dialect: dialect).insert(
+            hook: afterHook.hook, className: change.className, objectId: change.objectId, object: QueuedHookCall.object(of: change),
+            userId: afterHook.userId, dueAt: .now()
+        ))
     }
 
     /// A write's condition, restricted to the objects its writers may write.

@@ -110,7 +110,7 @@ public struct CirrusServer: Sendable {
                     dispatcher: LiveDispatcher(service: app.liveQuery), listener: realtime,
                     history: (configuration.liveQuery.replayLimit, configuration.changeLogRetention)
                 ),
-                EngineHooksService(engine: services.engine),
+                EngineHooksService(engine: services.engine, store: store, logger: logger),
             ],
             onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
             logger: logger
@@ -256,15 +256,25 @@ struct ChangeNoticeService: Service {
 }
 
 /// Turns the change log into LiveQuery events until the server stops, then closes LiveQuery's listener.
-/// Reads the cloud-code engine's list of hooks at start and every refresh interval, until the server stops.
+/// With a cloud-code engine: reads its list of hooks at start and every refresh interval, and delivers the queued
+/// after-hook calls, until the server stops.
 struct EngineHooksService: Service {
     let engine: CloudEngine?
+    let store: any StorageAdapter
+    let logger: Logger
 
     func run() async throws {
-        if let engine {
-            await cancelWhenGracefulShutdown { await engine.keepHooksFresh() }
-        } else {
+        guard let engine else {
+            // A service that returns early stops the server: without an engine it waits for the shutdown.
             try? await gracefulShutdown()
+            return
+        }
+        let delivery = AfterHookDelivery(engine: engine, store: store, logger: logger)
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await engine.keepHooksFresh() }
+                group.addTask { await delivery.run() }
+            }
         }
     }
 }

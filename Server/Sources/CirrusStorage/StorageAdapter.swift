@@ -3,10 +3,10 @@ package import CirrusModel
 /// The port every store implements: the embedded SQLite adapter and the PostgreSQL adapter.
 ///
 /// Stores run everything that filters and every atomic operation in SQL. They know nothing of
-/// dialects, permissions or HTTP; the services validate before calling them. The port is the sum of four
-/// concerns, so that a caller can ask for the one it uses: objects, schema, accounts, and the changes the
-/// instances sharing a database tell each other.
-package protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, ChangeNoticeStorage {
+/// dialects, permissions or HTTP; the services validate before calling them. The port is the sum of five
+/// concerns, so that a caller can ask for the one it uses: objects, schema, accounts, the changes the instances
+/// sharing a database tell each other, and the queue of cloud code's after-hook calls.
+package protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, ChangeNoticeStorage, HookCallStorage {
     /// Applies pending migrations of the system tables.
     func prepare() async throws
 

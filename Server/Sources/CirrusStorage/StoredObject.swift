@@ -35,3 +35,16 @@ extension StoredObject {
         return ACL.grants(right, in: acl, to: principals)
     }
 }
+
+extension StoredObject {
+    /// The object as LeanCloud's REST API writes it: its fields (stored in that encoding), `objectId`, `createdAt`,
+    /// `updatedAt` and, when it has one, `ACL`.
+    package var restMembers: [String: JSON] {
+        var members = fields
+        members["objectId"] = .string(objectId)
+        members["createdAt"] = .string(createdAt.iso8601)
+        members["updatedAt"] = .string(updatedAt.iso8601)
+        if let acl { members["ACL"] = acl }
+        return members
+    }
+}

@@ -20,6 +20,8 @@ package enum WriteCommand: Sendable {
         /// Account writes that belong to the new object (a user's password and first session), run in its
         /// transaction after it is stored.
         package var accountWrites: [AccountWrite]
+        /// The `afterSave` the create owes, queued in its transaction.
+        package var afterHook: AfterHookRequest?
 
         package init(
             object: StoredObject, relations: [(field: String, add: [Pointer])], newFields: [String: FieldType], maximumSize: Int,
@@ -52,6 +54,8 @@ package enum WriteCommand: Sendable {
         /// Account writes that go with the change (a new password, revoked sessions), run in its transaction after
         /// the object was changed.
         package var accountWrites: [AccountWrite] = []
+        /// The `afterUpdate` the update owes, queued in its transaction.
+        package var afterHook: AfterHookRequest?
 
         package init(
             className: String, objectId: String, updatedAt: Timestamp, changes: ObjectUpdate, condition: Condition?,
@@ -81,6 +85,8 @@ package enum WriteCommand: Sendable {
         /// The ACL principals whose read grant lets the caller test `condition` against the objects; `nil` for the
         /// master key.
         package var readers: [String]?
+        /// The `afterDelete` the delete owes for each object it removes, queued in its transaction.
+        package var afterHook: AfterHookRequest?
 
         package init(
             className: String, objectIds: [String], condition: Condition?, schema: ClassSchema?, writers: [String]? = nil,

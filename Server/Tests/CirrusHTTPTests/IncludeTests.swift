@@ -223,6 +223,13 @@ final class CountingStore: StorageAdapter {
         return try await base.fetch(className: className, ids: ids)
     }
 
+    func claimHookCalls(now: Timestamp, leaseUntil: Timestamp, limit: Int) async throws -> [QueuedHookCall] {
+        try await base.claimHookCalls(now: now, leaseUntil: leaseUntil, limit: limit)
+    }
+    func finishHookCall(id: Int64) async throws { try await base.finishHookCall(id: id) }
+    func retryHookCall(id: Int64, attempts: Int, dueAt: Timestamp) async throws {
+        try await base.retryHookCall(id: id, attempts: attempts, dueAt: dueAt)
+    }
     func prepare() async throws { try await base.prepare() }
     func loadSchemas() async throws -> [ClassSchema] { try await base.loadSchemas() }
     func loadSchema(of className: String) async throws -> ClassSchema? { try await base.loadSchema(of: className) }

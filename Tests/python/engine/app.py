@@ -122,6 +122,21 @@ def on_auth_data(auth_data):
     return auth_data
 
 
+@engine.after_save("Diary")
+def diary_after_save(diary):
+    record("afterSave", diary)
+
+
+@engine.after_update("Diary")
+def diary_after_update(diary):
+    record("afterUpdate", diary)
+
+
+@engine.after_delete("Diary")
+def diary_after_delete(diary):
+    record("afterDelete", diary)
+
+
 @engine.on_verified("sms")
 def on_verified_sms(user):
     record("onVerified/sms", user)

@@ -12,6 +12,7 @@ package struct PostgresDialect: SQLDialect {
     package var readsJSONNullAsSQLNull: Bool { false }
     package var documentColumnType: String { "JSONB" }
     package var integerColumnType: String { "BIGINT" }
+    package var serialPrimaryKey: String { "BIGSERIAL PRIMARY KEY" }
 
     package func placeholder(_ position: Int) -> String { "$\(position)" }
 

@@ -18,6 +18,8 @@ package protocol SQLDialect: Sendable {
     /// Column types for the object tables.
     var documentColumnType: String { get }
     var integerColumnType: String { get }
+    /// A 64-bit integer primary key the database numbers itself, in increasing order (a queue's order).
+    var serialPrimaryKey: String { get }
 
     // MARK: Reading JSON
 

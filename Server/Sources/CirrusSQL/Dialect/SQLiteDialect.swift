@@ -9,6 +9,7 @@ package struct SQLiteDialect: SQLDialect {
     package var readsJSONNullAsSQLNull: Bool { true }
     package var documentColumnType: String { "TEXT" }
     package var integerColumnType: String { "INTEGER" }
+    package var serialPrimaryKey: String { "INTEGER PRIMARY KEY AUTOINCREMENT" }
 
     package func placeholder(_ position: Int) -> String { "?" }
 

@@ -14,6 +14,8 @@ package enum SystemSchema {
     package static let authLinksTable = "_cirrus_auth_links"
     /// LiveQuery subscriptions, by query id and client.
     package static let liveSubscriptionsTable = "_cirrus_live_subscriptions"
+    /// Cloud code's after-hook calls still to deliver, queued by the writes that owe them.
+    package static let hookCallsTable = "_cirrus_hook_calls"
 
     /// One named step; applied once, in order, inside a transaction.
     package struct Migration: Sendable {
@@ -52,6 +54,13 @@ package enum SystemSchema {
                     + "\"class_name\" TEXT NOT NULL, \"query\" TEXT NOT NULL, \"keys\" TEXT, \"return_acl\" \(dialect.integerColumnType) NOT NULL, "
                     + "\"session_token\" TEXT, \"expires_at\" \(dialect.integerColumnType) NOT NULL)",
                 "CREATE INDEX \"_cirrus_live_subscriptions_client\" ON \(dialect.quote(liveSubscriptionsTable)) (\"client_id\")",
+            ]),
+            Migration(name: "0014_hook_calls", statements: [
+                "CREATE TABLE \(dialect.quote(hookCallsTable)) (\"id\" \(dialect.serialPrimaryKey), \"hook\" TEXT NOT NULL, "
+                    + "\"class_name\" TEXT NOT NULL, \"object_id\" TEXT NOT NULL, \"object\" TEXT NOT NULL, \"user_id\" TEXT, "
+                    + "\"attempts\" \(dialect.integerColumnType) NOT NULL, \"due_at\" \(dialect.integerColumnType) NOT NULL)",
+                "CREATE INDEX \"_cirrus_hook_calls_object\" ON \(dialect.quote(hookCallsTable)) (\"class_name\", \"object_id\", \"id\")",
+                "CREATE INDEX \"_cirrus_hook_calls_due\" ON \(dialect.quote(hookCallsTable)) (\"due_at\")",
             ]),
         ]
         // The dialect's own functions, each at its place in the order of names.

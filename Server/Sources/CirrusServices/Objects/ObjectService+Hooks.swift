@@ -38,28 +38,25 @@ extension ObjectService {
         let hook = HookPoint.beforeDelete(className)
         guard let engine = configuration.engine, !skips.skips(hook), try await engine.defines(hook) else { return }
         for object in try await store.fetch(className: className, ids: objectIds) {
-            _ = try await engine.runBefore(hook, body: try await hookBody(object: Self.hookForm(object), caller: caller))
+            _ = try await engine.runBefore(hook, body: try await hookBody(object: object.restMembers, caller: caller))
         }
+    }
+
+    /// The after-hook a write of `className` owes when the engine defines `hook` and the request does not skip it: the
+    /// store queues it with the write (``AfterHookDelivery`` delivers it after the commit).
+    func afterHook(_ hook: HookPoint, skips: HookSkips, caller: Caller) async throws -> AfterHookRequest? {
+        guard let engine = configuration.engine, !skips.skips(hook), try await engine.defines(hook) else { return nil }
+        return AfterHookRequest(hook: hook.metadataName, userId: caller.userId)
     }
 
     /// `{"object": …, "user": …}`: the user is the caller's, with its session token, when it has one.
     func hookBody(object: [String: JSON], caller: Caller) async throws -> [String: JSON] {
         var body: [String: JSON] = ["object": .object(object)]
         if let userId = caller.userId, let user = try await store.fetch(className: "_User", ids: [userId]).first {
-            var members = Self.hookForm(user)
+            var members = user.restMembers
             if let token = caller.sessionToken { members["sessionToken"] = .string(token) }
             body["user"] = .object(members)
         }
         return body
-    }
-
-    /// An object as LeanCloud's REST API writes it (the engine speaks LeanCloud): its fields, id, dates and ACL.
-    static func hookForm(_ object: StoredObject) -> [String: JSON] {
-        var members = object.fields
-        members["objectId"] = .string(object.objectId)
-        members["createdAt"] = .string(object.createdAt.iso8601)
-        members["updatedAt"] = .string(object.updatedAt.iso8601)
-        if let acl = object.acl { members["ACL"] = acl }
-        return members
     }
 }

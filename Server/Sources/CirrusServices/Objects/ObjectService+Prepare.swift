@@ -26,6 +26,7 @@ extension ObjectService {
         command.object.objectId = objectId
         if update.acl == nil, let defaultACL = schema?.options.defaultACL { command.object.acl = defaultACL.wire }
         command.accountWrites = accountWrites
+        command.afterHook = try await afterHook(.afterSave(className), skips: skips, caller: caller)
         return command
     }
 
@@ -72,6 +73,7 @@ extension ObjectService {
         command.writers = caller.writers
         command.readers = caller.readers
         command.accountWrites = accountWrites
+        command.afterHook = try await afterHook(.afterUpdate(className), skips: skips, caller: caller)
         var keys: [String] = []
         for (path, _) in update.operations where !keys.contains(path.root) { keys.append(path.root) }
         return (command, keys)
@@ -91,9 +93,11 @@ extension ObjectService {
         }
         if let condition { try await authorizeNaming(className, schema: schema, condition: condition, sorting: [], caller: caller) }
         try await beforeDelete(className, objectIds: objectIds, skips: skips, caller: caller)
-        return WriteCommand.Delete(
+        var command = WriteCommand.Delete(
             className: className, objectIds: objectIds, condition: condition, schema: schema, writers: caller.writers, readers: caller.readers
         )
+        command.afterHook = try await afterHook(.afterDelete(className), skips: skips, caller: caller)
+        return command
     }
 
     /// The rules of a user update: third-party links merged and checked, the password moved to the account tables

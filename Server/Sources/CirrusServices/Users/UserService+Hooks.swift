@@ -8,7 +8,7 @@ extension UserService {
     /// - Throws: ``APIError`` ``APIError/Reason/hookRefused`` with the hook's message when it refuses or fails.
     func onLogin(_ user: StoredObject) async throws {
         guard let engine = objects.configuration.engine, try await engine.defines(.onLogin) else { return }
-        _ = try await engine.runBefore(.onLogin, body: ["object": .object(ObjectService.hookForm(user))])
+        _ = try await engine.runBefore(.onLogin, body: ["object": .object(user.restMembers)])
     }
 
     /// The log-in body with `authData` replaced by what `onAuthData` answered (`{"result": authData}`).
@@ -32,7 +32,7 @@ extension UserService {
         let hook = HookPoint.onVerified(channel)
         Task {
             guard (try? await engine.defines(hook)) == true else { return }
-            await engine.runAfter(hook, body: ["object": .object(ObjectService.hookForm(user))])
+            await engine.runAfter(hook, body: ["object": .object(user.restMembers)])
         }
     }
 }

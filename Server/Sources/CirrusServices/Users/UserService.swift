@@ -65,14 +65,16 @@ package struct UserService: Sendable {
         }
         let update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
         try await AuthDataGate(validator: objects.configuration.authDataValidator).check(update, caller: caller)
-        return try await insertUser(update, options: options, session: session, action: "signup", caller: caller)
+        let afterSave = try await objects.afterHook(.afterSave("_User"), skips: skips, caller: caller)
+        return try await insertUser(update, options: options, session: session, action: "signup", caller: caller, afterHook: afterSave)
     }
 
     /// Stores a new user from a validated body with its password and first session, in one transaction: the
     /// verified flags start false (those in `verified` true: the server checked them), the ACL defaults to public
     /// read and owner write.
     func insertUser(
-        _ body: ObjectUpdate, options: WriteOptions, session: SessionRequest, action: String, caller: Caller, verified: [String] = []
+        _ body: ObjectUpdate, options: WriteOptions, session: SessionRequest, action: String, caller: Caller, verified: [String] = [],
+        afterHook: AfterHookRequest? = nil
     ) async throws -> LoggedInUser {
         var update = body
         let userId = ObjectID.make(options.idStyle)
@@ -93,6 +95,7 @@ package struct UserService: Sendable {
         command.object.objectId = userId
         let newSession = makeSession(userId, session, action: action, now: now)
         command.accountWrites = accountWrites + [.createSession(newSession)]
+        command.afterHook = afterHook
         let user = try await objects.performOne(.insert(command), className: "_User").object
         return LoggedInUser(user: user, sessionToken: newSession.token, isNew: true)
     }

@@ -37,7 +37,7 @@ extension InMemoryState {
             addMembers(object.className, object.objectId, field, targets)
         }
         for write in insert.accountWrites { try apply(write) }
-        pendingChanges.append(.created(object))
+        record(.created(object), afterHook: insert.afterHook)
         return object
     }
 
@@ -63,7 +63,7 @@ extension InMemoryState {
             removeMembers(update.className, update.objectId, field, removed)
         }
         for write in update.accountWrites { try apply(write) }
-        pendingChanges.append(.updated(from: current, to: changed, changes: update.changes))
+        record(.updated(from: current, to: changed, changes: update.changes), afterHook: update.afterHook)
         return changed
     }
 
@@ -79,9 +79,22 @@ extension InMemoryState {
         if deleted.isEmpty, delete.objectIds.count == 1 {
             throw missOrMismatch(delete.className, delete.objectIds[0], writers: delete.writers)
         }
-        pendingChanges += deleted.compactMap { stored.entries[$0]?.object }.map(ChangeRecord.deleted)
+        for object in deleted.compactMap({ stored.entries[$0]?.object }) { record(.deleted(object), afterHook: delete.afterHook) }
         remove(deleted, of: delete.className)
         return deleted
+    }
+
+    /// Adds a command's change for the change log and queues the after-hook call it owes (both dropped with the copy
+    /// of the state when the write fails).
+    private mutating func record(_ change: ChangeRecord, afterHook: AfterHookRequest?) {
+        pendingChanges.append(change)
+        guard let afterHook else { return }
+        hookCalls.append(QueuedHookCall(
+            id: nextHookCallId, hook: afterHook.hook, className: change.className, objectId: change.objectId,
+            object: QueuedHookCall.object(of: change), userId: afterHook.userId, attempts: 0
+        ))
+        hookCallDue[nextHookCallId] = .now()
+        nextHookCallId += 1
     }
 
     /// Why a single delete removed nothing: the object is missing, its ACL refuses the writers, or it failed the condition.

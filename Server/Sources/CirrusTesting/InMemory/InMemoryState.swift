@@ -22,6 +22,12 @@ struct InMemoryState: Sendable {
     var nextSequence = 0
     /// The object changes of the writes run on this state since the store last took them for its change log.
     var pendingChanges: [ChangeRecord] = []
+    /// Cloud code's queued after-hook calls, in queue order.
+    var hookCalls: [QueuedHookCall] = []
+    /// The id the next queued call gets.
+    var nextHookCallId: Int64 = 1
+    /// When each queued call is due (or its lease ends).
+    var hookCallDue: [Int64: Timestamp] = [:]
 
     /// One row of a relation field: `owner`'s field `field` lists `target`.
     struct RelationRow: Sendable, Hashable {

@@ -47,6 +47,32 @@ package actor InMemoryStore: StorageAdapter {
         return true
     }
 
+    // MARK: After-hook calls
+
+    package func claimHookCalls(now: Timestamp, leaseUntil: Timestamp, limit: Int) async throws -> [QueuedHookCall] {
+        var claimed: [QueuedHookCall] = []
+        var seen: Set<[String]> = []
+        for call in state.hookCalls where claimed.count < limit {
+            // An object's earliest queued call is its only candidate.
+            guard seen.insert([call.className, call.objectId]).inserted else { continue }
+            guard let due = state.hookCallDue[call.id], due.millisecondsSince1970 <= now.millisecondsSince1970 else { continue }
+            state.hookCallDue[call.id] = leaseUntil
+            claimed.append(call)
+        }
+        return claimed
+    }
+
+    package func finishHookCall(id: Int64) async throws {
+        state.hookCalls.removeAll { $0.id == id }
+        state.hookCallDue[id] = nil
+    }
+
+    package func retryHookCall(id: Int64, attempts: Int, dueAt: Timestamp) async throws {
+        guard let index = state.hookCalls.firstIndex(where: { $0.id == id }) else { return }
+        state.hookCalls[index].attempts = attempts
+        state.hookCallDue[id] = dueAt
+    }
+
     package init() {}
 
     package func prepare() async throws {}
