@@ -8,6 +8,7 @@ Each module server is a `cirrus serve` started with `--engine-url`, `--hook-key`
 import http.server
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -400,9 +401,12 @@ def test_a_misbehaving_or_absent_engine_gets_clear_errors_and_changes_nothing(tm
     finally:
         bad.shutdown()
         bad.server_close()
-    # An engine that is down: functions fail clearly, and a write is refused while no list of hooks was ever read.
-    args = ("--engine-url", "http://127.0.0.1:%d" % free_port(), "--hook-key", HOOK_KEY)
-    with running_server(tmp_path_factory, "no-engine", args) as server:
+    # An engine that is down (a port held bound and never listened on: connections are refused, and no other test's
+    # server can take it): functions fail clearly, and a write is refused while no list of hooks was ever read.
+    down_port = socket.socket()
+    down_port.bind(("127.0.0.1", 0))
+    args = ("--engine-url", "http://127.0.0.1:%d" % down_port.getsockname()[1], "--hook-key", HOOK_KEY)
+    with running_server(tmp_path_factory, "no-engine", args) as server, down_port:
         down = api(server, "POST", "/1.1/functions/hello", json={})
         assert down.status_code == 400 and down.json()["code"] == 141 and "could not be reached" in down.json()["error"]
         write = api(server, "POST", "/1.1/classes/Thing", json={"name": "x"})

@@ -39,7 +39,7 @@ package final class AuthProviderTestServer: Sendable {
 
     /// A URL on which nothing listens: a provider that is down.
     package static func closedURL() throws -> String {
-        "http://127.0.0.1:\(try FreeLoopbackPort.next())"
+        "http://127.0.0.1:\(try FreeLoopbackPort.refusing())"
     }
 
     /// Runs `body` with a server listening on a port of its own, then stops it.

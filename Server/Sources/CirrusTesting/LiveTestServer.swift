@@ -146,15 +146,21 @@ enum FreeLoopbackPort {
         return try bound(port: 0)
     }
 
-    /// Binds `port` (0: any) on 127.0.0.1, releases it, and returns the port bound.
-    private static func bound(port: Int) throws -> Int {
+    /// A port bound for the rest of the process and never listened on: a connection to it is refused, and no server
+    /// (of another test) can take it meanwhile, as one can a port that was free a moment ago.
+    static func refusing() throws -> Int {
+        try bound(port: 0, keep: true)
+    }
+
+    /// Binds `port` (0: any) on 127.0.0.1, releases it unless `keep`, and returns the port bound.
+    private static func bound(port: Int, keep: Bool = false) throws -> Int {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw LiveTestServerError(description: "socket() failed: errno \(errno)") }
-        defer { close(descriptor) }
+        defer { if !keep { close(descriptor) } }
         var address = sockaddr_in()
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)

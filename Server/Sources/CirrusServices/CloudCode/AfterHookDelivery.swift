@@ -14,7 +14,7 @@ package struct AfterHookDelivery: Sendable {
     package var maximumAttempts = 10
     /// How long a taken call is held before another instance (or this one, after a crash) may take it again.
     package var lease: Duration = .seconds(30)
-    /// The pause when nothing was due.
+    /// The pause when nothing was due (ten times longer while the engine lists no after-hook).
     package var idlePause: Duration = .milliseconds(500)
     /// The most calls taken at once.
     package var batchSize = 32
@@ -25,10 +25,13 @@ package struct AfterHookDelivery: Sendable {
         self.logger = logger
     }
 
-    /// Delivers until cancelled.
+    /// Delivers until cancelled. While the engine lists no after-hook, the queue (which may still hold calls of a hook
+    /// since removed) is looked at ten times less often.
     package func run() async {
         while !Task.isCancelled {
-            if await deliverDue() == 0 { try? await Task.sleep(for: idlePause) }
+            guard await deliverDue() == 0 else { continue }
+            let listsAfterHooks = engine.hooks?.contains { $0.classTrigger != nil && !$0.isBefore } ?? true
+            try? await Task.sleep(for: listsAfterHooks ? idlePause : idlePause * 10)
         }
     }
 
