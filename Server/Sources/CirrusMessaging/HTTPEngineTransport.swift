@@ -31,7 +31,7 @@ package struct HTTPEngineTransport: EngineTransport {
         for (name, value) in request.headers { http.headers.add(name: name, value: value) }
         if let body = request.body { http.body = .bytes(ByteBuffer(bytes: body)) }
         let (client, prepared, limit) = (client, http, maximumReplySize)
-        let deadline = TimeAmount.nanoseconds(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        let deadline = TimeAmount(timeout)
         do {
             return try await TimeLimit.run(within: timeout) {
                 let response = try await client.execute(prepared, timeout: deadline)

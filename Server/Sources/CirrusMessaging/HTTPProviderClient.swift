@@ -24,7 +24,7 @@ package struct HTTPProviderClient: ProviderClient {
             http.body = .bytes(ByteBuffer(string: ProviderRequest.encoded(form.sorted { $0.key < $1.key })))
         }
         let (client, prepared) = (client, http)
-        let deadline = TimeAmount.nanoseconds(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        let deadline = TimeAmount(timeout)
         return try await TimeLimit.run(within: timeout) {
             let response = try await client.execute(prepared, timeout: deadline)
             let body = try await response.body.collect(upTo: Self.maximumReplySize)
