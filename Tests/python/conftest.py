@@ -177,18 +177,25 @@ def cirrus(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def parse(cirrus):
-    """parse_rest (ParsePy) pointed at the server: its API root is copied into several modules at import time.
+    """parse_rest (ParsePy) pointed at the server, registered with the app key. Returns (connection, datatypes, user)
+    modules."""
+    return parse_sdk_at(cirrus.url)
+
+
+def parse_sdk_at(url):
+    """parse_rest (ParsePy) pointed at the server `url`: its API root is copied into several modules at import time.
     Returns (connection, datatypes, user) modules, registered with the app key."""
     import parse_rest.connection as connection
     import parse_rest.datatypes as datatypes
     import parse_rest.user as user
 
-    root = cirrus.url + "/1"
+    root = url + "/1"
     connection.API_ROOT = datatypes.API_ROOT = user.API_ROOT = root
     connection.ParseBase.ENDPOINT_ROOT = root
     connection.ParseBatcher.ENDPOINT_ROOT = root + "/batch"
     user.User.ENDPOINT_ROOT = root + "/users"
     datatypes.File.ENDPOINT_ROOT = root + "/files"
+    datatypes.Function.ENDPOINT_ROOT = root + "/functions"
     connection.register(APP_ID, APP_KEY)
     return connection, datatypes, user
 

@@ -53,8 +53,9 @@ package struct HTTPEngineTransport: EngineTransport {
         }
     }
 
-    /// `base` (with or without a trailing `/`) followed by `path` (which starts with `/`).
+    /// `base` (with or without a trailing `/`) followed by `path` (which starts with `/`); `base` itself for no path
+    /// (a webhook's URL).
     static func join(_ base: String, _ path: String) -> String {
-        (base.hasSuffix("/") ? String(base.dropLast()) : base) + path
+        path.isEmpty ? base : (base.hasSuffix("/") ? String(base.dropLast()) : base) + path
     }
 }

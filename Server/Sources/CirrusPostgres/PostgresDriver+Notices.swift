@@ -98,6 +98,7 @@ extension PostgresDriver {
         case .schema(let className): ["from": .string(instance), "kind": "schema", "class": .string(className)]
         case .sessions: ["from": .string(instance), "kind": "sessions"]
         case .everything: ["from": .string(instance), "kind": "everything"]
+        case .webhooks: ["from": .string(instance), "kind": "webhooks"]
         case .liveSubscriptions(let clientId): ["from": .string(instance), "kind": "live", "client": .string(clientId)]
         }
     }
@@ -109,6 +110,7 @@ extension PostgresDriver {
         case "schema": return json["class"]?.stringValue.map { .schema(className: $0) }
         case "sessions": return .sessions
         case "everything": return .everything
+        case "webhooks": return .webhooks
         case "live": return json["client"]?.stringValue.map { .liveSubscriptions(clientId: $0) }
         default: return nil
         }

@@ -66,8 +66,10 @@ public struct CirrusServer: Sendable {
         )
         services.fileURLBase = fileSettings.filesBase
         services.queryLimits = configuration.queryLimits
+        let engine: CloudEngine
         do {
-            services.engine = try engine(configuration, keys: keys, logger: logger)
+            engine = try await Self.engine(configuration, keys: keys, store: store, logger: logger)
+            services.engine = engine
         } catch {
             try? await store.close()
             throw error
@@ -105,12 +107,12 @@ public struct CirrusServer: Sendable {
             server: CirrusHTTPChannel.server(settings: settings, limiter: connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),
             services: [
-                StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects, liveQuery: app.liveQuery),
+                StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects, liveQuery: app.liveQuery, webhooks: engine.webhooks),
                 LiveQueryDispatchService(
                     dispatcher: LiveDispatcher(service: app.liveQuery), listener: realtime,
                     history: (configuration.liveQuery.replayLimit, configuration.changeLogRetention)
                 ),
-                EngineHooksService(engine: services.engine, store: store, logger: logger),
+                CloudCodeService(engine: engine, store: store, logger: logger),
             ],
             onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
             logger: logger
@@ -121,21 +123,26 @@ public struct CirrusServer: Sendable {
         )
     }
 
-    /// The cloud-code engine, when one is configured.
+    /// The app's cloud code: the LeanEngine app, when one is configured, and the Parse webhooks registered in the store.
     /// - Throws: ``ServerStartError/invalidConfiguration(_:)`` for an engine without a hook key.
-    static func engine(_ configuration: ServerConfiguration, keys: AppKeys, logger: Logger) throws -> CloudEngine? {
-        guard let url = configuration.engine.url else { return nil }
-        guard let hookKey = keys.hookKey, !hookKey.isEmpty else {
+    static func engine(_ configuration: ServerConfiguration, keys: AppKeys, store: any StorageAdapter, logger: Logger) async throws -> CloudEngine {
+        let url = configuration.engine.url
+        if let url, (keys.hookKey ?? "").isEmpty {
             throw ServerStartError.invalidConfiguration("A cloud-code engine (\(url)) needs a hook key: give it with the app keys (--hook-key).")
         }
         var settings = EngineSettings(
             productionURL: url, stagingURL: configuration.engine.stagingURL, appId: keys.appId, appKey: keys.appKey, masterKey: keys.masterKey,
-            hookKey: hookKey
+            hookKey: keys.hookKey ?? ""
         )
         settings.metadataRefresh = .seconds(configuration.engine.metadataRefreshSeconds)
         settings.functionTimeout = .seconds(configuration.engine.functionTimeoutSeconds)
         settings.beforeHookTimeout = .seconds(configuration.engine.hookTimeoutSeconds)
-        return CloudEngine(settings: settings, transport: HTTPEngineTransport(), logger: logger)
+        let webhooks = WebhookRegistry(store: store)
+        try await webhooks.reload()
+        if !webhooks.isEmpty, settings.hookKey.isEmpty {
+            logger.warning("Parse webhooks are registered but no hook key is set: their calls carry no X-Parse-Webhook-Key (--hook-key)")
+        }
+        return CloudEngine(settings: settings, transport: HTTPEngineTransport(), webhooks: webhooks, logger: logger)
     }
 
     /// LiveQuery's WebSocket listener, when LiveQuery is on: on its own port (the API's plus one unless configured).
@@ -243,11 +250,13 @@ public struct CirrusServer: Sendable {
 struct ChangeNoticeService: Service {
     let objects: ObjectService
     let liveQuery: LiveQueryService
+    let webhooks: WebhookRegistry?
 
     func run() async throws {
         for await notice in objects.store.notices().cancelOnGracefulShutdown() {
             objects.apply(notice)
             await liveQuery.apply(notice)
+            if notice == .webhooks || notice == .everything { try? await webhooks?.reload() }
         }
         // A store without other instances (SQLite) has no notices: the service still lives until the server stops,
         // since a service that returns early stops the whole server.
@@ -256,24 +265,21 @@ struct ChangeNoticeService: Service {
 }
 
 /// Turns the change log into LiveQuery events until the server stops, then closes LiveQuery's listener.
-/// With a cloud-code engine: reads its list of hooks at start and every refresh interval, and delivers the queued
-/// after-hook calls, until the server stops.
-struct EngineHooksService: Service {
-    let engine: CloudEngine?
+/// Cloud code's background work until the server stops: reads the engine's list of hooks at start and every refresh
+/// interval, delivers the queued after-hook calls, and runs the scheduled jobs.
+struct CloudCodeService: Service {
+    let engine: CloudEngine
     let store: any StorageAdapter
     let logger: Logger
 
     func run() async throws {
-        guard let engine else {
-            // A service that returns early stops the server: without an engine it waits for the shutdown.
-            try? await gracefulShutdown()
-            return
-        }
         let delivery = AfterHookDelivery(engine: engine, store: store, logger: logger)
+        let jobs = JobScheduler(engine: engine, store: store, logger: logger)
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await engine.keepHooksFresh() }
                 group.addTask { await delivery.run() }
+                group.addTask { await jobs.run() }
             }
         }
     }

@@ -7,6 +7,8 @@ package enum ChangeNotice: Sendable, Hashable {
     case sessions
     /// A client's LiveQuery subscriptions changed: the instance holding its socket reloads them.
     case liveSubscriptions(clientId: String)
+    /// Parse webhooks were registered, changed or removed.
+    case webhooks
     /// Notices may have been missed (the listening connection was lost): drop everything cached.
     case everything
 }

@@ -6,7 +6,7 @@ struct CirrusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cirrus",
         abstract: "A self-hosted backend wire-compatible with LeanCloud, Parse and Bmob.",
-        subcommands: [ServeCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self],
+        subcommands: [ServeCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, JobsCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -23,11 +23,7 @@ struct IndexCommand: AsyncParsableCommand {
     var fields: [String]
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        let (dataDirectory, databaseURL) = store.resolve(environment: ProcessInfo.processInfo.environment)
-        configuration.dataDirectory = dataDirectory ?? configuration.dataDirectory
-        configuration.databaseURL = databaseURL
-        try await CirrusServer.ensureIndexes(configuration, className: className, fields: fields)
+        try await CirrusServer.ensureIndexes(store.configuration(), className: className, fields: fields)
         print("indexed \(className): \(fields.joined(separator: ", "))")
     }
 }

@@ -230,6 +230,17 @@ final class CountingStore: StorageAdapter {
     func retryHookCall(id: Int64, attempts: Int, dueAt: Timestamp) async throws {
         try await base.retryHookCall(id: id, attempts: attempts, dueAt: dueAt)
     }
+    func registrations(kind: CloudRegistration.Kind) async throws -> [CloudRegistration] { try await base.registrations(kind: kind) }
+    func addRegistration(_ registration: CloudRegistration) async throws -> Bool { try await base.addRegistration(registration) }
+    func replaceRegistration(_ registration: CloudRegistration) async throws -> Bool { try await base.replaceRegistration(registration) }
+    func deleteRegistration(kind: CloudRegistration.Kind, name: String) async throws -> Bool { try await base.deleteRegistration(kind: kind, name: name) }
+    func startJobRun(name: String, claiming: (due: Timestamp, next: Timestamp?)?, scheduledAt: Timestamp, startedAt: Timestamp) async throws -> Int64? {
+        try await base.startJobRun(name: name, claiming: claiming, scheduledAt: scheduledAt, startedAt: startedAt)
+    }
+    func finishJobRun(id: Int64, succeeded: Bool, detail: String, finishedAt: Timestamp) async throws {
+        try await base.finishJobRun(id: id, succeeded: succeeded, detail: detail, finishedAt: finishedAt)
+    }
+    func jobRuns(name: String, limit: Int) async throws -> [JobRun] { try await base.jobRuns(name: name, limit: limit) }
     func prepare() async throws { try await base.prepare() }
     func loadSchemas() async throws -> [ClassSchema] { try await base.loadSchemas() }
     func loadSchema(of className: String) async throws -> ClassSchema? { try await base.loadSchema(of: className) }

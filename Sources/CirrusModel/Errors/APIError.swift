@@ -127,6 +127,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case hookRefused
         /// The cloud-code engine did not answer in time (LeanCloud 503 code 124).
         case engineTimeout
+        /// A Parse webhook registration that is malformed, taken or missing (Parse's 143).
+        case webhookInvalid
     }
 
     public var reason: Reason

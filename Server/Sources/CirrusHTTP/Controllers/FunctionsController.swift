@@ -17,7 +17,7 @@ struct FunctionsController: Sendable {
 
     private func call(_ request: APIRequest, rpc: Bool) async throws -> APIResponse {
         let name = request.parameter("name")
-        guard let engine, engine.isConfigured else {
+        guard let engine else {
             throw APIError(.cloudFunctionNotFound, "No such cloud function: \(name.prefix(128)) (no cloud-code engine is configured).")
         }
         // The parameters go to the engine as sent: a JSON object, or none.

@@ -121,6 +121,7 @@ extension Dialect {
         case .cloudCodeFailed: (400, 141)
         case .hookRefused: (400, 142)
         case .engineTimeout: (503, 124)
+        case .webhookInvalid: (400, 143)
         }
     }
 
@@ -195,6 +196,7 @@ extension Dialect {
         case .cloudFunctionNotFound, .cloudCodeFailed: (400, 141)
         case .hookRefused: (400, 142)
         case .engineTimeout: (503, 124)
+        case .webhookInvalid: (400, 143)
         }
     }
 
@@ -261,6 +263,7 @@ extension Dialect {
         case .cloudCodeFailed: (400, 141)
         case .hookRefused: (400, 142)
         case .engineTimeout: (503, 9010)
+        case .webhookInvalid: (400, 143)
         }
     }
 

@@ -15,6 +15,10 @@ package struct AppServices: Sendable {
     package let liveQuery: LiveQueryService
     /// The app's cloud-code engine (also in ``objects``' configuration, for the hooks); `nil` for none.
     package var engine: CloudEngine? { objects.configuration.engine }
+    /// The scheduled jobs' API, with the app's cloud code; `nil` without.
+    package var jobs: ScheduledJobs? {
+        engine.map { ScheduledJobs(store: objects.store, scheduler: JobScheduler(engine: $0, store: objects.store, logger: objects.logger)) }
+    }
 
     package init(
         objects: ObjectService, users: UserService, verification: VerificationService, files: FileService, cloudQuery: CloudQueryService,

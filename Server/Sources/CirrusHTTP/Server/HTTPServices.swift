@@ -28,6 +28,8 @@ package enum HTTPServices {
         ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)
         CloudQueryController(cloudQuery: services.cloudQuery).register(on: &router)
         FunctionsController(engine: services.engine).register(on: &router)
+        WebhooksController(webhooks: services.engine?.webhooks).register(on: &router)
+        if let jobs = services.jobs { JobsController(jobs: jobs).register(on: &router) }
         SchemaController(schemas: services.schema).register(on: &router)
         if liveQuery { LiveQueryController(liveQuery: services.liveQuery).register(on: &router) }
         BatchController(objects: objects, users: users, router: { routerBox.router }).register(on: &router)

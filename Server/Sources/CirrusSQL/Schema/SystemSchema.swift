@@ -16,6 +16,8 @@ package enum SystemSchema {
     package static let liveSubscriptionsTable = "_cirrus_live_subscriptions"
     /// Cloud code's after-hook calls still to deliver, queued by the writes that owe them.
     package static let hookCallsTable = "_cirrus_hook_calls"
+    package static let cloudRegistrationsTable = "_cirrus_cloud_registrations"
+    package static let jobRunsTable = "_cirrus_job_runs"
 
     /// One named step; applied once, in order, inside a transaction.
     package struct Migration: Sendable {
@@ -61,6 +63,14 @@ package enum SystemSchema {
                     + "\"attempts\" \(dialect.integerColumnType) NOT NULL, \"due_at\" \(dialect.integerColumnType) NOT NULL)",
                 "CREATE INDEX \"_cirrus_hook_calls_object\" ON \(dialect.quote(hookCallsTable)) (\"class_name\", \"object_id\", \"id\")",
                 "CREATE INDEX \"_cirrus_hook_calls_due\" ON \(dialect.quote(hookCallsTable)) (\"due_at\")",
+            ]),
+            Migration(name: "0015_cloud_registrations", statements: [
+                "CREATE TABLE \(dialect.quote(cloudRegistrationsTable)) (\"kind\" TEXT NOT NULL, \"name\" TEXT NOT NULL, "
+                    + "\"definition\" TEXT NOT NULL, \"due_at\" \(dialect.integerColumnType), PRIMARY KEY (\"kind\", \"name\"))",
+                "CREATE TABLE \(dialect.quote(jobRunsTable)) (\"id\" \(dialect.serialPrimaryKey), \"job\" TEXT NOT NULL, "
+                    + "\"scheduled_at\" \(dialect.integerColumnType) NOT NULL, \"started_at\" \(dialect.integerColumnType) NOT NULL, "
+                    + "\"finished_at\" \(dialect.integerColumnType), \"succeeded\" \(dialect.integerColumnType), \"detail\" TEXT)",
+                "CREATE INDEX \"_cirrus_job_runs_job\" ON \(dialect.quote(jobRunsTable)) (\"job\", \"id\")",
             ]),
         ]
         // The dialect's own functions, each at its place in the order of names.

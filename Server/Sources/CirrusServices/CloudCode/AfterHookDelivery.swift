@@ -25,12 +25,13 @@ package struct AfterHookDelivery: Sendable {
         self.logger = logger
     }
 
-    /// Delivers until cancelled. While the engine lists no after-hook, the queue (which may still hold calls of a hook
+    /// Delivers until cancelled. While neither the engine nor a webhook serves an after-hook, the queue (which may still hold calls of a hook
     /// since removed) is looked at ten times less often.
     package func run() async {
         while !Task.isCancelled {
             guard await deliverDue() == 0 else { continue }
-            let listsAfterHooks = engine.hooks?.contains { $0.classTrigger != nil && !$0.isBefore } ?? true
+            let engineLists = engine.isConfigured && (engine.hooks?.contains { $0.classTrigger != nil && !$0.isBefore } ?? true)
+            let listsAfterHooks = engineLists || !(engine.webhooks?.isEmpty ?? true)
             try? await Task.sleep(for: listsAfterHooks ? idlePause : idlePause * 10)
         }
     }

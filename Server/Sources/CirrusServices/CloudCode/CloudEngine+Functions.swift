@@ -31,6 +31,9 @@ extension CloudEngine {
     /// - Throws: ``APIError``: ``APIError/Reason/cloudFunctionNotFound`` without an engine or for a name no engine
     ///   could serve; the function's own error, unchanged; a timeout after ``EngineSettings/functionTimeout``.
     package func call(_ function: FunctionCall, caller: Caller) async throws(APIError) -> JSON {
+        if let webhook = webhooks?.url(for: .function(function.name)) {
+            return try await callWebhook(function, url: webhook, caller: caller)
+        }
         guard let url = settings.url(production: function.production) else {
             throw APIError(.cloudFunctionNotFound, "No such cloud function: \(function.name) (no cloud-code engine is configured).")
         }
@@ -48,12 +51,13 @@ extension CloudEngine {
     }
 
     /// A function name is letters, digits, `_`, `-` and `.`, not a dot first: nothing that changes the engine's path.
-    static func checkName(_ name: String) throws(APIError) {
+    /// - Throws: `invalid`, or by default ``APIError/Reason/cloudFunctionNotFound``.
+    static func checkName(_ name: String, invalid: APIError? = nil) throws(APIError) {
         let allowed = name.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x2D || byte == 0x2E
         }
         guard !name.isEmpty, name.utf8.count <= 128, allowed, !name.hasPrefix("."), !name.hasPrefix("_ops") else {
-            throw APIError(.cloudFunctionNotFound, "No such cloud function: \(name.prefix(128)).")
+            throw invalid ?? APIError(.cloudFunctionNotFound, "No such cloud function: \(name.prefix(128)).")
         }
     }
 }

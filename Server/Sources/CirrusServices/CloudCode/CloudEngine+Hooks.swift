@@ -6,8 +6,13 @@ extension CloudEngine {
     /// Calls a before-hook (or `onLogin`, `onAuthData`) with `body` and answers its reply.
     /// - Throws: ``APIError`` ``APIError/Reason/hookRefused`` ("Cloud Code validation failed. Error detail : …") when
     ///   the hook refuses, fails, times out after ``EngineSettings/beforeHookTimeout`` or answers no JSON object.
-    package func runBefore(_ hook: HookPoint, body: [String: JSON]) async throws(APIError) -> [String: JSON] {
+    /// A hook a Parse webhook serves is called in Parse's framing (``ParseTrigger``), and answers the object its
+    /// `success` holds (or the object sent, when it holds none).
+    package func runBefore(_ hook: HookPoint, body: [String: JSON], master: Bool = false) async throws(APIError) -> [String: JSON] {
         do {
+            if let url = webhookURL(for: hook) {
+                return try await callTriggerWebhook(hook, url: url, body: body, master: master, timeout: settings.beforeHookTimeout)
+            }
             return try await callHook(hook, body: body, timeout: settings.beforeHookTimeout)
         } catch {
             throw APIError(.hookRefused, "Cloud Code validation failed. Error detail : \(error.message)")
@@ -19,7 +24,11 @@ extension CloudEngine {
     @discardableResult
     package func runAfter(_ hook: HookPoint, body: [String: JSON]) async -> Bool {
         do {
-            _ = try await callHook(hook, body: body, timeout: settings.afterHookTimeout)
+            if let url = webhookURL(for: hook) {
+                _ = try await callTriggerWebhook(hook, url: url, body: body, master: false, timeout: settings.afterHookTimeout)
+            } else {
+                _ = try await callHook(hook, body: body, timeout: settings.afterHookTimeout)
+            }
             return true
         } catch {
             logger.warning("cloud-code hook failed", metadata: ["hook": "\(hook.metadataName)", "error": "\(error.message)"])

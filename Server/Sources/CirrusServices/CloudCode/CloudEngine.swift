@@ -11,13 +11,16 @@ package import Logging
 package final class CloudEngine: Sendable {
     package let settings: EngineSettings
     let transport: any EngineTransport
+    /// The app's Parse webhooks, which serve the functions and hooks they are registered for instead of the engine.
+    package let webhooks: WebhookRegistry?
     let logger: Logger
     /// The hooks of the last list read; `nil` before the first successful read.
     private let known = Protected<Set<HookPoint>?>(nil)
 
-    package init(settings: EngineSettings, transport: any EngineTransport, logger: Logger) {
+    package init(settings: EngineSettings, transport: any EngineTransport, webhooks: WebhookRegistry? = nil, logger: Logger) {
         self.settings = settings
         self.transport = transport
+        self.webhooks = webhooks
         self.logger = logger
     }
 
@@ -27,10 +30,12 @@ package final class CloudEngine: Sendable {
     /// The hooks of the last list read, or `nil` when none has been read yet.
     package var hooks: Set<HookPoint>? { known.withValue { $0 } }
 
-    /// Whether the engine defines `hook`: from the last list read, reading it first when there is none yet.
+    /// Whether a Parse webhook or the engine serves `hook`: the engine's from its last list read, reading it first when
+    /// there is none yet.
     /// - Throws: ``APIError`` ``APIError/Reason/hookRefused`` when no list could ever be read: the write cannot know
     ///   whether a hook must validate it.
     package func defines(_ hook: HookPoint) async throws(APIError) -> Bool {
+        if webhookURL(for: hook) != nil { return true }
         guard isConfigured else { return false }
         if let hooks { return hooks.contains(hook) }
         do {
@@ -114,16 +119,17 @@ package final class CloudEngine: Sendable {
         return members
     }
 
-    static func failure(_ error: EngineTransportError, what: String, timeout: Duration) -> APIError {
+    /// The error of a call to `party` that got no usable reply.
+    static func failure(_ error: EngineTransportError, what: String, timeout: Duration, party: String = "The cloud-code engine") -> APIError {
         switch error {
         case .timedOut:
-            APIError(.engineTimeout, "The cloud-code engine did not answer \(what) within \(timeout.components.seconds) s.")
+            APIError(.engineTimeout, "\(party) did not answer \(what) within \(timeout.components.seconds) s.")
         case .replyTooLarge(let limit):
-            APIError(.cloudCodeFailed, "The cloud-code engine's reply to \(what) is larger than \(limit) bytes.")
+            APIError(.cloudCodeFailed, "\(party)'s reply to \(what) is larger than \(limit) bytes.")
         case .redirected(let status):
-            APIError(.cloudCodeFailed, "The cloud-code engine answered \(what) with a redirect (\(status)), which is not followed.")
+            APIError(.cloudCodeFailed, "\(party) answered \(what) with a redirect (\(status)), which is not followed.")
         case .unreachable(let detail):
-            APIError(.cloudCodeFailed, "The cloud-code engine could not be reached for \(what): \(detail).")
+            APIError(.cloudCodeFailed, "\(party) could not be reached for \(what): \(detail).")
         }
     }
 

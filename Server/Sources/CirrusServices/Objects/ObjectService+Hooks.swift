@@ -13,24 +13,41 @@ extension ObjectService {
             return body
         }
         let password = className == "_User" ? members.removeValue(forKey: "password") : nil
-        let reply = try await engine.runBefore(hook, body: try await hookBody(object: members, caller: caller))
+        let reply = try await engine.runBefore(hook, body: try await hookBody(object: members, caller: caller), master: caller.isMaster)
         var saved = CloudEngine.savedFields(of: reply)
         if let password { saved["password"] = password }
         return .object(saved)
     }
 
-    /// Asks the class's `beforeUpdate` whether an update may go ahead: it sees the changes (operations included) with
-    /// `objectId` and `_updatedKeys`; what it changes is not saved (as LeanCloud).
-    func beforeUpdate(_ className: String, objectId: String, body: JSON, skips: HookSkips, caller: Caller) async throws {
+    /// Asks the class's `beforeUpdate` whether an update may go ahead, and answers the body to apply.
+    ///
+    /// The engine's `beforeUpdate` sees the changes (operations included) with `objectId` and `_updatedKeys`; what it
+    /// changes is not saved (as LeanCloud). A Parse `beforeSave` webhook sees the stored object with the changes laid
+    /// over it (operations as sent) and the stored object as `original`; the fields its answer changes are saved too.
+    func beforeUpdate(_ className: String, objectId: String, body: JSON, skips: HookSkips, caller: Caller) async throws -> JSON {
         let hook = HookPoint.beforeUpdate(className)
         guard let engine = configuration.engine, !skips.skips(hook), try await engine.defines(hook), case .object(var members) = body else {
-            return
+            return body
         }
-        members["_updatedKeys"] = .array(members.keys.filter { !$0.hasPrefix("_") }.sorted().map(JSON.string))
-        members["objectId"] = .string(objectId)
         // A new password is listed as updated; its value stays out of the engine's sight.
-        if className == "_User" { members.removeValue(forKey: "password") }
-        _ = try await engine.runBefore(hook, body: try await hookBody(object: members, caller: caller))
+        let password = className == "_User" ? members.removeValue(forKey: "password") : nil
+        guard engine.webhookURL(for: hook) != nil else {
+            members["_updatedKeys"] = .array((members.keys.filter { !$0.hasPrefix("_") } + (password == nil ? [] : ["password"])).sorted().map(JSON.string))
+            members["objectId"] = .string(objectId)
+            _ = try await engine.runBefore(hook, body: try await hookBody(object: members, caller: caller), master: caller.isMaster)
+            return body
+        }
+        var original = try await store.fetch(className: className, ids: [objectId]).first?.restMembers ?? ["objectId": .string(objectId)]
+        original["password"] = nil
+        let sent = original.merging(members) { $1 }
+        var request = try await hookBody(object: sent, caller: caller)
+        request["original"] = .object(original)
+        let reply = try await engine.runBefore(hook, body: request, master: caller.isMaster)
+        guard case .object(var changes) = body else { return body }
+        for (key, value) in CloudEngine.savedFields(of: reply) where sent[key] != value && key != "password" {
+            changes[key] = value
+        }
+        return .object(changes)
     }
 
     /// Asks the class's `beforeDelete` about each object a delete names (those that exist), with its stored fields.
@@ -38,7 +55,7 @@ extension ObjectService {
         let hook = HookPoint.beforeDelete(className)
         guard let engine = configuration.engine, !skips.skips(hook), try await engine.defines(hook) else { return }
         for object in try await store.fetch(className: className, ids: objectIds) {
-            _ = try await engine.runBefore(hook, body: try await hookBody(object: object.restMembers, caller: caller))
+            _ = try await engine.runBefore(hook, body: try await hookBody(object: object.restMembers, caller: caller), master: caller.isMaster)
         }
     }
 

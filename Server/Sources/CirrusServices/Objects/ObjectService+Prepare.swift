@@ -57,7 +57,8 @@ extension ObjectService {
         var body = body
         let skips = try HookSkips.take(from: &body, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
-        try await beforeUpdate(className, objectId: objectId, body: body, skips: skips, caller: caller)
+        let hooked = try await beforeUpdate(className, objectId: objectId, body: body, skips: skips, caller: caller)
+        if hooked != body { update = try ObjectUpdate(body: hooked, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes) }
         try await fileLinker.link(&update)
         let accountWrites = className == "_User" ? try await prepareUserUpdate(&update, userId: objectId, caller: caller) : []
         if className == "_Role" {

@@ -10,7 +10,7 @@ package struct ObjectService: Sendable {
     package let store: any StorageAdapter
     package let schemas: SchemaCache
     package let configuration: ServiceConfiguration
-    let logger: Logger
+    package let logger: Logger
     /// Decides what a caller may do to a class; the ACL part runs in SQL through the caller's readers and writers.
     package let policy = AccessPolicy()
     /// Hides fields a caller may not see from every object returned, and gives files their URL.
@@ -131,7 +131,7 @@ package struct ObjectService: Sendable {
         switch notice {
         case .schema(let className): schemas.invalidate(className)
         case .sessions: sessionCache.removeAll()
-        case .liveSubscriptions: break
+        case .liveSubscriptions, .webhooks: break
         case .everything:
             schemas.invalidateAll()
             sessionCache.removeAll()

@@ -22,6 +22,60 @@ package actor InMemoryStore: StorageAdapter {
         changeLog.append(records)
     }
 
+    // MARK: Cloud code's registrations
+
+    private var registrations: [CloudRegistration.Kind: [String: CloudRegistration]] = [:]
+    private var runs: [JobRun] = []
+
+    package func registrations(kind: CloudRegistration.Kind) async throws -> [CloudRegistration] {
+        (registrations[kind] ?? [:]).values.sorted { $0.name < $1.name }
+    }
+
+    package func addRegistration(_ registration: CloudRegistration) async throws -> Bool {
+        guard registrations[registration.kind]?[registration.name] == nil else { return false }
+        registrations[registration.kind, default: [:]][registration.name] = registration
+        return true
+    }
+
+    package func replaceRegistration(_ registration: CloudRegistration) async throws -> Bool {
+        guard registrations[registration.kind]?[registration.name] != nil else { return false }
+        registrations[registration.kind]?[registration.name] = registration
+        return true
+    }
+
+    package func deleteRegistration(kind: CloudRegistration.Kind, name: String) async throws -> Bool {
+        guard registrations[kind]?.removeValue(forKey: name) != nil else { return false }
+        if kind == .job { runs.removeAll { $0.job == name } }
+        return true
+    }
+
+    package func startJobRun(
+        name: String, claiming: (due: Timestamp, next: Timestamp?)?, scheduledAt: Timestamp, startedAt: Timestamp
+    ) async throws -> Int64? {
+        guard let job = registrations[.job]?[name] else { return nil }
+        if let claiming {
+            guard job.dueAt == claiming.due else { return nil }
+            registrations[.job]?[name]?.dueAt = claiming.next
+        }
+        let id = (runs.map(\.id).max() ?? 0) + 1
+        runs.append(JobRun(id: id, job: name, scheduledAt: scheduledAt, startedAt: startedAt))
+        let mine = runs.filter { $0.job == name }.map(\.id).sorted(by: >)
+        let dropped = Set(mine.dropFirst(JobRun.kept))
+        runs.removeAll { dropped.contains($0.id) }
+        return id
+    }
+
+    package func finishJobRun(id: Int64, succeeded: Bool, detail: String, finishedAt: Timestamp) async throws {
+        guard let index = runs.firstIndex(where: { $0.id == id }) else { return }
+        runs[index].finishedAt = finishedAt
+        runs[index].succeeded = succeeded
+        runs[index].detail = detail
+    }
+
+    package func jobRuns(name: String, limit: Int) async throws -> [JobRun] {
+        Array(runs.filter { $0.job == name }.sorted { $0.id > $1.id }.prefix(limit))
+    }
+
     // MARK: LiveQuery subscriptions
 
     private var liveSubscriptions: [String: StoredLiveSubscription] = [:]
