@@ -65,8 +65,9 @@ extension Int64 {
 }
 
 /// Conversions between proleptic Gregorian dates and day numbers (H. Hinnant's algorithms).
-enum CivilDate {
-    static func from(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+public enum CivilDate {
+    /// Year, month and day of a day counted from 1970-01-01.
+    public static func from(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -78,7 +79,8 @@ enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+    /// The day counted from 1970-01-01 of a date.
+    public static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
         let adjustedYear = month <= 2 ? year - 1 : year
         let era = (adjustedYear >= 0 ? adjustedYear : adjustedYear - 399) / 400
         let yearOfEra = adjustedYear - era * 400
@@ -87,7 +89,8 @@ enum CivilDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
+    /// How many days a month has.
+    public static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -151,22 +151,26 @@ struct CivilTime {
     var second: Int
 
     init(_ wall: Int64) {
-        let days = Int(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400)
-        let rest = Int(wall - Int64(days) * 86_400)
-        (year, month, day) = Self.civil(fromDays: days)
+        let days = wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400
+        let rest = Int(wall - days * 86_400)
+        let (year, month, day) = CivilDate.from(daysSince1970: days)
+        (self.year, self.month, self.day) = (Int(year), Int(month), Int(day))
         hour = rest / 3600
         minute = rest % 3600 / 60
         second = rest % 60
     }
 
+    private var days: Int64 {
+        CivilDate.daysSince1970(year: Int64(year), month: Int64(month), day: Int64(day))
+    }
+
     var wall: Int64 {
-        Int64(Self.days(year, month, day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
     /// 0 = Sunday (1970-01-01 was a Thursday).
     var weekday: Int {
-        let days = Self.days(year, month, day)
-        return ((days % 7) + 11) % 7
+        Int(((days % 7) + 11) % 7)
     }
 
     mutating func advanceYear() {
@@ -179,7 +183,7 @@ struct CivilTime {
     }
 
     mutating func advanceDay() {
-        if day >= Self.length(year, month) { return advanceMonth() }
+        if day >= CivilDate.daysIn(month: Int64(month), year: Int64(year)) { return advanceMonth() }
         (day, hour, minute, second) = (day + 1, 0, 0, 0)
     }
 
@@ -196,35 +200,5 @@ struct CivilTime {
     mutating func advanceSecond() {
         if second == 59 { return advanceMinute() }
         second += 1
-    }
-
-    static func length(_ year: Int, _ month: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
