@@ -113,6 +113,10 @@ extension OpenAPIDocument {
     {
       "name": "Cloud functions",
       "description": "Cloud functions of the app's LeanEngine app, which Cirrus calls (docs/CLOUD-CODE.md)."
+    },
+    {
+      "name": "Scheduled jobs",
+      "description": "Cron schedules that call a cloud function, once across all instances, with their runs recorded (docs/CLOUD-CODE.md). Parse's webhook registry, `/parse/hooks/…`, is described there too."
     }
   ],
   "paths": {
@@ -4284,6 +4288,407 @@ extension OpenAPIDocument {
           }
         ]
       }
+    },
+    "/1.1/jobs": {
+      "get": {
+        "tags": [
+          "Scheduled jobs"
+        ],
+        "summary": "List the jobs",
+        "description": "Every scheduled job. Master key.",
+        "operationId": "listJobs",
+        "responses": {
+          "200": {
+            "description": "The jobs.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "properties": {
+                    "results": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Job"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      },
+      "post": {
+        "tags": [
+          "Scheduled jobs"
+        ],
+        "summary": "Add a job",
+        "description": "Adds a job; `name`, `function` and `cron` are required. Master key.",
+        "operationId": "createJob",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/Job"
+                  }
+                ],
+                "required": [
+                  "name",
+                  "function",
+                  "cron"
+                ]
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The job, with its next run.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Job"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/jobs/{name}": {
+      "get": {
+        "tags": [
+          "Scheduled jobs"
+        ],
+        "summary": "Read a job",
+        "description": "Master key.",
+        "operationId": "getJob",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The job.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Job"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      },
+      "put": {
+        "tags": [
+          "Scheduled jobs"
+        ],
+        "summary": "Change a job",
+        "description": "Changes the fields given; the next run is computed again. Master key.",
+        "operationId": "updateJob",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/Job"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The job.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Job"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      },
+      "delete": {
+        "tags": [
+          "Scheduled jobs"
+        ],
+        "summary": "Remove a job",
+        "description": "Removes the job and its runs. Master key.",
+        "operationId": "deleteJob",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Removed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/jobs/{name}/run": {
+      "post": {
+        "tags": [
+          "Scheduled jobs"
+        ],
+        "summary": "Run a job now",
+        "description": "Runs the job at once (on or off) and answers the run. Master key.",
+        "operationId": "runJob",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The run.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/JobRun"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/jobs/{name}/runs": {
+      "get": {
+        "tags": [
+          "Scheduled jobs"
+        ],
+        "summary": "A job's runs",
+        "description": "The job's last runs, newest first (the last 100 are kept). Master key.",
+        "operationId": "listJobRuns",
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 20
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The runs.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "properties": {
+                    "results": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/JobRun"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
     }
   },
   "components": {
@@ -6202,6 +6607,93 @@ extension OpenAPIDocument {
         "properties": {
           "result": {
             "description": "What the function returned."
+          }
+        }
+      },
+      "Job": {
+        "type": "object",
+        "description": "A scheduled job: a cloud function called on a cron schedule with fixed parameters.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_-]{1,64}$"
+          },
+          "function": {
+            "type": "string",
+            "description": "The cloud function it calls."
+          },
+          "cron": {
+            "type": "string",
+            "description": "Unix cron (5 fields) or Quartz (6 or 7, seconds first), e.g. `0 0 8 * * ?`."
+          },
+          "timeZone": {
+            "type": "string",
+            "description": "The IANA time zone the schedule is read in.",
+            "default": "UTC"
+          },
+          "params": {
+            "type": "object",
+            "description": "The function's parameters."
+          },
+          "enabled": {
+            "type": "boolean",
+            "default": true
+          },
+          "description": {
+            "type": "string"
+          },
+          "nextRunAt": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Date"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        }
+      },
+      "JobRun": {
+        "type": "object",
+        "description": "One run of a job.",
+        "properties": {
+          "id": {
+            "type": "integer"
+          },
+          "job": {
+            "type": "string"
+          },
+          "scheduledAt": {
+            "$ref": "#/components/schemas/Date"
+          },
+          "startedAt": {
+            "$ref": "#/components/schemas/Date"
+          },
+          "finishedAt": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Date"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "running",
+              "succeeded",
+              "failed"
+            ]
+          },
+          "result": {
+            "description": "The function's result, for a run that succeeded."
+          },
+          "error": {
+            "type": "object",
+            "description": "`{error, code?}`, for a run that failed."
           }
         }
       }
