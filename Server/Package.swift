@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "CirrusServices",
             dependencies: [
-                model, "CirrusStorage", "CirrusQueryLanguage",
+                model, "CirrusConcurrency", "CirrusStorage", "CirrusQueryLanguage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -60,3 +60,15 @@ package protocol HookCallStorage: Sendable {
     /// Puts a failed call back for another try at `dueAt`, with its count of failed tries.
     func retryHookCall(id: Int64, attempts: Int, dueAt: Timestamp) async throws
 }
+
+extension WriteCommand {
+    /// The after-hook the command owes once it commits, if any.
+    package var afterHook: AfterHookRequest? {
+        switch self {
+        case .insert(let insert): insert.afterHook
+        case .update(let update): update.afterHook
+        case .delete(let delete): delete.afterHook
+        case .account: nil
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import CirrusConcurrency
 package import CirrusModel
 package import CirrusStorage
 package import Logging
@@ -14,8 +15,9 @@ package struct AfterHookDelivery: Sendable {
     package var maximumAttempts = 10
     /// How long a taken call is held before another instance (or this one, after a crash) may take it again.
     package var lease: Duration = .seconds(30)
-    /// The pause when nothing was due (ten times longer while the engine lists no after-hook).
-    package var idlePause: Duration = .milliseconds(500)
+    /// The pause when nothing was due (ten times longer while the engine lists no after-hook), cut short when this
+    /// process queues a call (``CloudEngine/afterHookBell``): other instances' calls wait at most this long.
+    package var idlePause: Duration = .seconds(1)
     /// The most calls taken at once.
     package var batchSize = 32
 
@@ -32,7 +34,7 @@ package struct AfterHookDelivery: Sendable {
             guard await deliverDue() == 0 else { continue }
             let engineLists = engine.isConfigured && (engine.hooks?.contains { $0.classTrigger != nil && !$0.isBefore } ?? true)
             let listsAfterHooks = engineLists || !(engine.webhooks?.isEmpty ?? true)
-            try? await Task.sleep(for: listsAfterHooks ? idlePause : idlePause * 10)
+            await engine.afterHookBell.wait(upTo: listsAfterHooks ? idlePause : idlePause * 10)
         }
     }
 

@@ -1,3 +1,4 @@
+package import CirrusConcurrency
 package import CirrusModel
 package import Logging
 
@@ -16,6 +17,8 @@ package final class CloudEngine: Sendable {
     let logger: Logger
     /// The hooks of the last list read; `nil` before the first successful read.
     private let known = Protected<Set<HookPoint>?>(nil)
+    /// Rung when this process queues an after-hook call, so that ``AfterHookDelivery`` delivers it at once.
+    package let afterHookBell = Doorbell()
 
     package init(settings: EngineSettings, transport: any EngineTransport, webhooks: WebhookRegistry? = nil, logger: Logger) {
         self.settings = settings

@@ -1,3 +1,4 @@
+import CirrusConcurrency
 package import CirrusModel
 package import CirrusStorage
 package import Logging
@@ -124,6 +125,8 @@ package struct ObjectService: Sendable {
             sessionCache.removeAll()
             await store.announce(.sessions)
         }
+        // The after-hook it queued is delivered now rather than at the delivery's next look at the queue.
+        if command.afterHook != nil { configuration.engine?.afterHookBell.ring() }
     }
 
     /// Applies another instance's notice to this process's caches.
