@@ -120,12 +120,10 @@ struct Includer {
 
     /// A stored object as it appears when included.
     static func includedForm(_ object: StoredObject) -> JSON {
-        var members = object.fields
+        var members = object.restMembers
+        members["ACL"] = nil
         members.tag(.pointer)
         members["className"] = .string(object.className)
-        members["objectId"] = .string(object.objectId)
-        members["createdAt"] = .string(object.createdAt.iso8601)
-        members["updatedAt"] = .string(object.updatedAt.iso8601)
         return .object(members)
     }
 
