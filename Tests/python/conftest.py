@@ -196,6 +196,9 @@ def parse_sdk_at(url):
     user.User.ENDPOINT_ROOT = root + "/users"
     datatypes.File.ENDPOINT_ROOT = root + "/files"
     datatypes.Function.ENDPOINT_ROOT = root + "/functions"
+    import parse_rest.installation as installation
+    installation.Installation.ENDPOINT_ROOT = root + "/installations"
+    installation.Push.ENDPOINT_ROOT = root + "/push"
     connection.register(APP_ID, APP_KEY)
     return connection, datatypes, user
 

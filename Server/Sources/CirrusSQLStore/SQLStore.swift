@@ -33,19 +33,17 @@ package final class SQLStore<Driver: SQLDriver>: StorageAdapter {
                 for statement in migration.statements { try await session.execute("\(raw: statement)") }
                 try await session.execute(bookkeeping.record(migration.name, at: Timestamp.now()))
             }
-            try await self.migrateUserTable(session, applied: applied)
+            try await self.migrateSystemTables(session, applied: applied)
         }
         try await driver.start()
     }
 
-    /// Applies the pending ``SystemSchema/userTableMigrations(_:)`` in the migrations' transaction: to the `_User`
-    /// table if there is one (a blocked migration waits for the next start), else only records them.
-    private func migrateUserTable(_ session: Driver.Session, applied: Set<String>) async throws {
-        let pending = SystemSchema.userTableMigrations(dialect).filter { !applied.contains($0.name) }
-        guard !pending.isEmpty else { return }
-        let table = try await session.rows(registry.findClass("_User")).first?[1].text
+    /// Applies the pending ``SystemSchema/tableMigrations(_:)`` in the migrations' transaction: to its class's table
+    /// if there is one (a blocked migration waits for the next start), else only records it.
+    private func migrateSystemTables(_ session: Driver.Session, applied: Set<String>) async throws {
+        let pending = SystemSchema.tableMigrations(dialect).filter { !applied.contains($0.name) }
         for migration in pending {
-            if let table {
+            if let table = try await session.rows(registry.findClass(migration.className)).first?[1].text {
                 if let blockers = migration.blockers, try await !session.rows("\(raw: blockers(table))").isEmpty { continue }
                 for statement in migration.statements(table) { try await session.execute("\(raw: statement)") }
             }

@@ -198,7 +198,7 @@ final class WriteTransaction<Driver: SQLDriver> {
     /// creates the class, then find it in the registry.
     func ensureTable(for className: String) async throws -> String {
         if let table = try await table(for: className) { return table }
-        if let lock = dialect.classCreationLock(className) {
+        if let lock = dialect.transactionLock("cirrus-class:" + className) {
             try await session.execute(lock)
             if let table = try await session.rows(registry.findClass(className)).first?[1].text { return table }
         }

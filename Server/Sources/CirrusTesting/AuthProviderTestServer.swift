@@ -1,3 +1,4 @@
+import CirrusServices
 import Crypto
 package import Foundation
 import Hummingbird
@@ -46,35 +47,9 @@ package final class AuthProviderTestServer: Sendable {
     package static func with<T: Sendable>(_ body: @Sendable (AuthProviderTestServer) async throws -> T) async throws -> T {
         let appleKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let keyFetches = NIOLockedValueBox(0)
-        let (ports, signal) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "cirrus.tests.providers")
-        logger.logLevel = .critical
-        let application = Application(
-            router: router(appleKey: appleKey.publicKey, keyFetches: keyFetches), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { signal.yield($0.localAddress?.port ?? 0) }, logger: logger
-        )
-        let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { signal.finish() }
-                try await services.run()
-            }
-            var port = 0
-            for await bound in ports {
-                port = bound
-                break
-            }
-            guard port > 0 else { throw LiveTestServerError(description: "the provider test server did not listen") }
-            let result: Result<T, any Error>
-            do {
-                result = .success(try await body(AuthProviderTestServer(baseURL: "http://127.0.0.1:\(port)", appleKey: appleKey, keyFetches: keyFetches)))
-            } catch {
-                result = .failure(error)
-            }
-            await services.triggerGracefulShutdown()
-            group.cancelAll()
-            try? await group.waitForAll()
-            return try result.get()
+        let router = router(appleKey: appleKey.publicKey, keyFetches: keyFetches)
+        return try await TestHTTPServer.run(router: router) { port in
+            try await body(AuthProviderTestServer(baseURL: "http://127.0.0.1:\(port)", appleKey: appleKey, keyFetches: keyFetches))
         }
     }
 
@@ -93,8 +68,7 @@ package final class AuthProviderTestServer: Sendable {
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        JSONWebToken.base64URL(bytes)
     }
 
     private static func router(appleKey: _RSA.Signing.PublicKey, keyFetches: NIOLockedValueBox<Int>) -> Router<BasicRequestContext> {

@@ -241,6 +241,15 @@ final class CountingStore: StorageAdapter {
         try await base.finishJobRun(id: id, succeeded: succeeded, detail: detail, finishedAt: finishedAt)
     }
     func jobRuns(name: String, limit: Int) async throws -> [JobRun] { try await base.jobRuns(name: name, limit: limit) }
+    func addPush(_ push: StoredPush, dedupeSince: Timestamp) async throws -> (push: StoredPush, added: Bool) { try await base.addPush(push, dedupeSince: dedupeSince) }
+    func claimPush(now: Timestamp, leaseUntil: Timestamp) async throws -> StoredPush? { try await base.claimPush(now: now, leaseUntil: leaseUntil) }
+    func recordPushPage(objectId: String, cursor: String, sent: Int, failed: Int, invalid: Int, leaseUntil: Timestamp) async throws {
+        try await base.recordPushPage(objectId: objectId, cursor: cursor, sent: sent, failed: failed, invalid: invalid, leaseUntil: leaseUntil)
+    }
+    func finishPush(objectId: String, status: StoredPush.Status, at time: Timestamp) async throws { try await base.finishPush(objectId: objectId, status: status, at: time) }
+    func push(objectId: String) async throws -> StoredPush? { try await base.push(objectId: objectId) }
+    func pushes(statuses: [StoredPush.Status], limit: Int) async throws -> [StoredPush] { try await base.pushes(statuses: statuses, limit: limit) }
+    func cancelPush(serial: Int64, at time: Timestamp) async throws -> Bool { try await base.cancelPush(serial: serial, at: time) }
     func prepare() async throws { try await base.prepare() }
     func loadSchemas() async throws -> [ClassSchema] { try await base.loadSchemas() }
     func loadSchema(of className: String) async throws -> ClassSchema? { try await base.loadSchema(of: className) }

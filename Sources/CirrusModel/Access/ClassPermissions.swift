@@ -54,6 +54,8 @@ public struct ClassPermissions: Sendable, Hashable {
         switch className {
         case "_User": ClassPermissions([.find: .nobody])
         case "_File": ClassPermissions([.delete: .nobody])
+        // LeanCloud: a device's installation is fetched and saved by id; listing and deleting them is the master's.
+        case "_Installation": ClassPermissions([.find: .nobody, .delete: .nobody])
         default: ClassPermissions()
         }
     }

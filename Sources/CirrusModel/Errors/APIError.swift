@@ -96,8 +96,11 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A field that clients may not change.
         case readOnlyField
         case invalidRoleName
-        /// A value that may be set only once (a role's name).
+        /// A value that may be set only once (a role's name; an installation's ids and device type).
         case immutableField
+        /// A field the operation needs is missing (an installation without `deviceToken` or `installationId`,
+        /// Parse's 135).
+        case missingRequiredField
         /// A role saved without an ACL.
         case roleACLRequired
         // The transport.

@@ -122,6 +122,7 @@ extension Dialect {
         case .hookRefused: (400, 142)
         case .engineTimeout: (503, 124)
         case .webhookInvalid: (400, 143)
+        case .missingRequiredField: (400, 1)
         }
     }
 
@@ -197,6 +198,7 @@ extension Dialect {
         case .hookRefused: (400, 142)
         case .engineTimeout: (503, 124)
         case .webhookInvalid: (400, 143)
+        case .missingRequiredField: (400, 135)
         }
     }
 
@@ -264,6 +266,7 @@ extension Dialect {
         case .hookRefused: (400, 142)
         case .engineTimeout: (503, 9010)
         case .webhookInvalid: (400, 143)
+        case .missingRequiredField: (400, 135)
         }
     }
 

@@ -23,6 +23,8 @@ package enum HTTPServices {
         SessionsController(users: users, objects: objectsController).register(on: &router)
         // Before the object endpoints: deleting a `_File` row removes its content.
         FilesController(files: files, objects: objectsController).register(on: &router)
+        // Before the object endpoints: `POST /classes/_Installation` is an upsert.
+        InstallationsController(installations: InstallationService(objects: objects), objects: objectsController).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)

@@ -32,9 +32,9 @@ extension PostgresDialect {
         "SELECT pg_advisory_xact_lock(hashtextextended('cirrus-migrations:' || current_schema(), 0))"
     }
 
-    /// A transaction-scoped advisory lock per class and schema, taken by every instance's first write to the class.
-    package func classCreationLock(_ className: String) -> SQLFragment? {
-        "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(bind: .text("cirrus-class:" + className)), 0))"
+    /// A transaction-scoped advisory lock per key and schema.
+    package func transactionLock(_ key: String) -> SQLFragment? {
+        "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(bind: .text(key)), 0))"
     }
 
     package var rowLockClause: String? { "FOR UPDATE" }

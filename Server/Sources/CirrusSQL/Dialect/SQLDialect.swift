@@ -192,9 +192,10 @@ package protocol SQLDialect: Sendable {
     /// one process at a time uses the database (and its one writer is the lock).
     var migrationLock: SQLFragment? { get }
 
-    /// The statement that holds, until the transaction ends, the lock of creating the table of `className`; `nil` where
-    /// one process at a time uses the database.
-    func classCreationLock(_ className: String) -> SQLFragment?
+    /// The statement that holds, until the transaction ends, the lock named `key` (of creating a class's table, of
+    /// adding a push with a request id); `nil` where one process at a time uses the database (and its one writer is
+    /// the lock).
+    func transactionLock(_ key: String) -> SQLFragment?
 
     /// The clause that makes a `SELECT` lock the rows it reads until the transaction ends (`FOR UPDATE`); `nil` where
     /// the one writer excludes every other (SQLite). Where there is one, an update reads the object's prior state in

@@ -34,7 +34,7 @@ extension SQLiteDialect {
     /// None: one process writes the file, through one writer connection.
     package var migrationLock: SQLFragment? { nil }
 
-    package func classCreationLock(_ className: String) -> SQLFragment? { nil }
+    package func transactionLock(_ key: String) -> SQLFragment? { nil }
 
     package var rowLockClause: String? { nil }
 

@@ -18,6 +18,7 @@ package enum SystemSchema {
     package static let hookCallsTable = "_cirrus_hook_calls"
     package static let cloudRegistrationsTable = "_cirrus_cloud_registrations"
     package static let jobRunsTable = "_cirrus_job_runs"
+    package static let pushesTable = "_cirrus_pushes"
 
     /// One named step; applied once, in order, inside a transaction.
     package struct Migration: Sendable {
@@ -72,6 +73,16 @@ package enum SystemSchema {
                     + "\"finished_at\" \(dialect.integerColumnType), \"succeeded\" \(dialect.integerColumnType), \"detail\" TEXT)",
                 "CREATE INDEX \"_cirrus_job_runs_job\" ON \(dialect.quote(jobRunsTable)) (\"job\", \"id\")",
             ]),
+            Migration(name: "0017_pushes", statements: [
+                "CREATE TABLE \(dialect.quote(pushesTable)) (\"serial\" \(dialect.serialPrimaryKey), \"object_id\" TEXT NOT NULL UNIQUE, "
+                    + "\"status\" TEXT NOT NULL, \"request\" TEXT NOT NULL, \"push_time\" \(dialect.integerColumnType) NOT NULL, "
+                    + "\"expires_at\" \(dialect.integerColumnType), \"request_id\" TEXT, \"cursor\" TEXT, "
+                    + "\"sent\" \(dialect.integerColumnType) NOT NULL, \"failed\" \(dialect.integerColumnType) NOT NULL, "
+                    + "\"invalid\" \(dialect.integerColumnType) NOT NULL, \"lease_until\" \(dialect.integerColumnType), "
+                    + "\"created_at\" \(dialect.integerColumnType) NOT NULL, \"updated_at\" \(dialect.integerColumnType) NOT NULL)",
+                "CREATE INDEX \"_cirrus_pushes_due\" ON \(dialect.quote(pushesTable)) (\"status\", \"push_time\")",
+                "CREATE INDEX \"_cirrus_pushes_request\" ON \(dialect.quote(pushesTable)) (\"request_id\", \"created_at\")",
+            ]),
         ]
         // The dialect's own functions, each at its place in the order of names.
         return (list + dialect.dialectMigrations).sorted { $0.name < $1.name }
@@ -79,7 +90,7 @@ package enum SystemSchema {
 
     /// One row per linked third-party account: the unique index on `(platform, uid)` is what makes an account
     /// belong to one user, however many sign-ups race; `(user_id, platform)` is the user's entry of that platform.
-    /// Filled from existing users by ``userTableMigrations(_:)``.
+    /// Filled from existing users by ``tableMigrations(_:)``.
     static func authLinks(_ dialect: any SQLDialect) -> Migration {
         Migration(name: "0008_auth_links", statements: [
             "CREATE TABLE \(dialect.quote(authLinksTable)) (\"user_id\" TEXT NOT NULL, \"platform\" TEXT NOT NULL, \"uid\" TEXT NOT NULL, "
@@ -95,19 +106,36 @@ package enum SystemSchema {
     /// at the next start.
     package struct TableMigration: Sendable {
         package let name: String
+        /// The system class whose table it changes.
+        package var className = "_User"
         /// A query over the table returning what keeps the migration from applying (nothing: it applies).
         package let blockers: (@Sendable (_ table: String) -> String)?
         package let statements: @Sendable (_ table: String) -> [String]
     }
 
-    /// The migrations of an existing `_User` table, oldest first.
-    package static func userTableMigrations(_ dialect: any SQLDialect) -> [TableMigration] {
+    /// The migrations of existing system-class tables (`_User`, `_Installation`), oldest first.
+    package static func tableMigrations(_ dialect: any SQLDialect) -> [TableMigration] {
         [
             TableMigration(name: "0009_auth_links_from_users", blockers: nil) { table in [fillAuthLinks(dialect, userTable: table)] },
             TableMigration(name: "0010_email_unique_ignoring_case", blockers: { table in caseDuplicateEmails(dialect, userTable: table, limit: 10) }) {
                 table in [lowerEmailIndex(dialect, userTable: table)]
             },
+            // Installations imported or written before their ids were unique: applied once no two share one (until
+            // then, each device's next save removes its duplicates).
+            TableMigration(
+                name: "0016_installation_ids_unique", className: "_Installation",
+                blockers: { table in duplicateValues(dialect, table: table, fields: uniqueFields(of: "_Installation")) }
+            ) { table in uniqueFields(of: "_Installation").map { uniqueIndex(dialect, table: table, field: $0) } },
         ]
+    }
+
+    /// A query listing a value that two objects of `table` share in one of `fields` (nothing when there is none).
+    static func duplicateValues(_ dialect: any SQLDialect, table: String, fields: [String]) -> String {
+        fields.map { field in
+            let value = dialect.render(dialect.comparedExpressions(dialect.target(column: "data", path: FieldPath(field: field)), textual: true)[0]).sql
+            return "SELECT * FROM (SELECT \(value) AS \"value\" FROM \(dialect.quote(table)) WHERE \(value) IS NOT NULL "
+                + "GROUP BY \(value) HAVING COUNT(*) > 1 LIMIT 1) AS \"duplicate_\(field)\""
+        }.joined(separator: " UNION ALL ")
     }
 
     /// Links every account existing users hold, oldest user first: when two users hold one account (which only an
@@ -178,6 +206,8 @@ package enum SystemSchema {
         case "_Role": ["name"]
         // Downloads find a file's row by its key.
         case "_File": ["key"]
+        // One installation per device.
+        case "_Installation": ["installationId", "deviceToken"]
         default: []
         }
     }
@@ -196,14 +226,17 @@ package enum SystemSchema {
         return field.isEmpty ? nil : String(field)
     }
 
+    /// The unique index on a system class's field (objects without the field are not constrained).
+    static func uniqueIndex(_ dialect: any SQLDialect, table: String, field: String) -> String {
+        let value = dialect.comparedExpressions(dialect.target(column: "data", path: FieldPath(field: field)), textual: true)[0]
+        return "CREATE UNIQUE INDEX IF NOT EXISTS \(dialect.quote(uniqueIndexName(table: table, field: field))) ON \(dialect.quote(table)) "
+            + "((\(dialect.render(value).sql)))"
+    }
+
     /// The DDL creating one class's table and its default indexes, and the unique indexes of a system class.
     package static func createObjectTable(_ dialect: any SQLDialect, table: String, className: String = "") -> [String] {
         let quoted = dialect.quote(table)
-        let unique = uniqueFields(of: className).map { field in
-            let value = dialect.comparedExpressions(dialect.target(column: "data", path: FieldPath(field: field)), textual: true)[0]
-            return "CREATE UNIQUE INDEX IF NOT EXISTS \(dialect.quote(uniqueIndexName(table: table, field: field))) ON \(quoted) "
-                + "((\(dialect.render(value).sql)))"
-        }
+        let unique = uniqueFields(of: className).map { uniqueIndex(dialect, table: table, field: $0) }
         return [
             "CREATE TABLE IF NOT EXISTS \(quoted) (\"id\" TEXT PRIMARY KEY, \"created_at\" \(dialect.integerColumnType) NOT NULL, "
                 + "\"updated_at\" \(dialect.integerColumnType) NOT NULL, \"acl\" \(dialect.documentColumnType), "

@@ -76,6 +76,66 @@ package actor InMemoryStore: StorageAdapter {
         Array(runs.filter { $0.job == name }.sorted { $0.id > $1.id }.prefix(limit))
     }
 
+    // MARK: Pushes
+
+    private var pushRecords: [StoredPush] = []
+    private var pushLeases: [String: Timestamp] = [:]
+
+    package func addPush(_ push: StoredPush, dedupeSince: Timestamp) async throws -> (push: StoredPush, added: Bool) {
+        if let requestId = push.requestId, let earlier = pushRecords.first(where: { $0.requestId == requestId && $0.createdAt >= dedupeSince }) {
+            return (earlier, false)
+        }
+        var added = push
+        added.serial = (pushRecords.map(\.serial).max() ?? 0) + 1
+        pushRecords.append(added)
+        return (added, true)
+    }
+
+    package func claimPush(now: Timestamp, leaseUntil: Timestamp) async throws -> StoredPush? {
+        let due = pushRecords.indices.filter { index in
+            let push = pushRecords[index]
+            let free = pushLeases[push.objectId].map { $0 < now } ?? true
+            return [.scheduled, .sending].contains(push.status) && push.pushTime <= now && free
+        }.min { (pushRecords[$0].pushTime, pushRecords[$0].serial) < (pushRecords[$1].pushTime, pushRecords[$1].serial) }
+        guard let index = due else { return nil }
+        pushRecords[index].status = .sending
+        pushRecords[index].updatedAt = now
+        pushLeases[pushRecords[index].objectId] = leaseUntil
+        return pushRecords[index]
+    }
+
+    package func recordPushPage(objectId: String, cursor: String, sent: Int, failed: Int, invalid: Int, leaseUntil: Timestamp) async throws {
+        guard let index = pushRecords.firstIndex(where: { $0.objectId == objectId }) else { return }
+        pushRecords[index].cursor = cursor
+        pushRecords[index].sent += sent
+        pushRecords[index].failed += failed
+        pushRecords[index].invalid += invalid
+        pushRecords[index].updatedAt = .now()
+        pushLeases[objectId] = leaseUntil
+    }
+
+    package func finishPush(objectId: String, status: StoredPush.Status, at time: Timestamp) async throws {
+        guard let index = pushRecords.firstIndex(where: { $0.objectId == objectId }) else { return }
+        pushRecords[index].status = status
+        pushRecords[index].updatedAt = time
+        pushLeases[objectId] = nil
+    }
+
+    package func push(objectId: String) async throws -> StoredPush? {
+        pushRecords.first { $0.objectId == objectId }
+    }
+
+    package func pushes(statuses: [StoredPush.Status], limit: Int) async throws -> [StoredPush] {
+        Array(pushRecords.filter { statuses.contains($0.status) }.sorted { $0.serial > $1.serial }.prefix(limit))
+    }
+
+    package func cancelPush(serial: Int64, at time: Timestamp) async throws -> Bool {
+        guard let index = pushRecords.firstIndex(where: { $0.serial == serial && $0.status == .scheduled }) else { return false }
+        pushRecords[index].status = .cancelled
+        pushRecords[index].updatedAt = time
+        return true
+    }
+
     // MARK: LiveQuery subscriptions
 
     private var liveSubscriptions: [String: StoredLiveSubscription] = [:]

@@ -1,16 +1,17 @@
-import CirrusModel
+package import CirrusModel
 import Foundation
 
-/// A compact JWS (`header.payload.signature`, each base64url), read but not yet verified.
-struct JSONWebToken: Sendable {
-    let header: JSON
-    let claims: JSON
+/// A compact JWS (`header.payload.signature`, each base64url): read but not yet verified (an identity token from a
+/// provider), or written and signed (the tokens Cirrus presents to APNs and Google).
+package struct JSONWebToken: Sendable {
+    package let header: JSON
+    package let claims: JSON
     /// The bytes the signature covers: `header.payload` as sent.
-    let signedPart: [UInt8]
-    let signature: [UInt8]
+    package let signedPart: [UInt8]
+    package let signature: [UInt8]
 
     /// - Returns: `nil` for anything but three base64url parts whose first two are JSON objects.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let header = Self.object(parts[0]), let claims = Self.object(parts[1]),
             let signature = Self.base64URLDecoded(parts[2])
@@ -26,8 +27,21 @@ struct JSONWebToken: Sendable {
         return .object(members)
     }
 
+    /// The compact form of a token with `header` and `claims`, signed by `sign` (which gets the bytes of
+    /// `header.payload` and answers the signature: ES256's raw `r‖s`, RS256's PKCS #1 v1.5 signature).
+    package static func compact(header: JSON, claims: JSON, sign: ([UInt8]) throws -> [UInt8]) rethrows -> String {
+        let signed = base64URL(JSONWriter.bytes(header)) + "." + base64URL(JSONWriter.bytes(claims))
+        return signed + "." + base64URL(try sign(Array(signed.utf8)))
+    }
+
     /// Base64url without padding (RFC 7515 §2).
-    static func base64URLDecoded(_ text: Substring) -> [UInt8]? {
+    package static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Base64url without padding (RFC 7515 §2), read.
+    package static func base64URLDecoded(_ text: Substring) -> [UInt8]? {
         guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=") }) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
