@@ -2,7 +2,7 @@ package import AsyncHTTPClient
 package import CirrusServices
 import CirrusModel
 import Crypto
-package import Foundation
+import Foundation
 import NIOCore
 import NIOHTTP1
 import _CryptoExtras

@@ -16,7 +16,11 @@ extension SQLStore {
                     return (earlier, false)
                 }
             }
-            guard let added = try await session.rows(statements.insert(push)).compactMap(Self.push).first else {
+            let row = PushStatements.Row(
+                objectId: push.objectId, status: push.status.rawValue, request: push.request, pushTime: push.pushTime, expiresAt: push.expiresAt,
+                requestId: push.requestId, createdAt: push.createdAt
+            )
+            guard let added = try await session.rows(statements.insert(row)).compactMap(Self.push).first else {
                 throw StorageError.database("a push was not added")
             }
             return (added, true)

@@ -1,7 +1,7 @@
 import CirrusModel
 import CirrusServices
-package import Crypto
-package import Foundation
+import Crypto
+import Foundation
 import Hummingbird
 import HummingbirdHTTP2
 import HummingbirdTLS

@@ -1,7 +1,7 @@
 import CirrusModel
 import CirrusServices
 import Crypto
-package import Foundation
+import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore

@@ -18,10 +18,13 @@ extension StorageConformance {
         )
     }
 
+    private static func at(_ milliseconds: Int64) -> Timestamp {
+        Timestamp(millisecondsSince1970: milliseconds)
+    }
+
     static func pushLifecycle(_ driver: StorageConformanceDriver) async throws {
         let store = driver.store
         let tag = UUID().uuidString.prefix(8)
-        let at = { (ms: Int64) in Timestamp(millisecondsSince1970: ms) }
         let first = try await store.addPush(push("p1-\(tag)", due: 2_000, requestId: "r-\(tag)"), dedupeSince: at(0))
         try verify(first.added, "a new push")
         let again = try await store.addPush(push("p2-\(tag)", due: 2_000, requestId: "r-\(tag)"), dedupeSince: at(500))

@@ -45,11 +45,16 @@ struct FCMClientTests {
         }
     }
 
-    @Test("a push's data becomes an FCM message: notification, string data, silence", arguments: [
-        (["alert": "Hi", "n": 1, "ios": ["alert": "x"]] as JSON, ["token": "t", "notification": ["body": "Hi"], "data": ["n": "1"], "android": ["priority": "high"]] as JSON),
+    static let messages: [(JSON, JSON)] = [
+        (["alert": "Hi", "n": 1, "ios": ["alert": "x"]], ["token": "t", "notification": ["body": "Hi"], "data": ["n": "1"], "android": ["priority": "high"]]),
         (["alert": "Hi", "silent": true, "action": "com.x.UPDATE"], ["token": "t", "data": ["action": "com.x.UPDATE"], "android": ["priority": "high"]]),
-        (["fcm": ["title": "F", "alert": "fcm", "collapse-id": "c"], "android": ["alert": "a"]], ["token": "t", "notification": ["title": "F", "body": "fcm"], "android": ["priority": "high", "collapse_key": "c"]]),
-    ])
+        (
+            ["fcm": ["title": "F", "alert": "fcm", "collapse-id": "c"], "android": ["alert": "a"]],
+            ["token": "t", "notification": ["title": "F", "body": "fcm"], "android": ["priority": "high", "collapse_key": "c"]]
+        ),
+    ]
+
+    @Test("a push's data becomes an FCM message: notification, string data, silence", arguments: messages)
     func message(data: JSON, message: JSON) {
         #expect(FCMNotification.from(data: data.objectValue!, token: "t").message == message)
     }

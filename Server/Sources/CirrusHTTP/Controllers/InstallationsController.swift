@@ -1,10 +1,11 @@
 import CirrusModel
 import CirrusServices
+import CirrusStorage
 import HTTPTypes
 
 /// Installations: `/installations[/<objectId>]` and `/classes/_Installation[/<objectId>]`. A `POST` is an upsert
 /// (``InstallationService``): `201` and a `Location` for a new device, `200 {"objectId","updatedAt"}` for a device
-/// already registered. Reads and deletes are the object API's, under `_Installation`'s default permissions (find and
+/// already registered (with its `objectId` in every dialect: the device learns its installation from it). Reads and deletes are the object API's, under `_Installation`'s default permissions (find and
 /// delete for the master key only, as LeanCloud).
 struct InstallationsController: Sendable {
     let installations: InstallationService
@@ -23,7 +24,13 @@ struct InstallationsController: Sendable {
     private func save(_ request: APIRequest) async throws -> APIResponse {
         let saved = try await installations.save(try request.objectBody(), options: objects.options(request), caller: request.caller)
         guard saved.created else {
-            return try await objects.updatedReply(request, UpdateOutcome(object: saved.object, changedKeys: []))
+            // The device learns its installation's id from the reply, in every dialect.
+            var reply = try await objects.updatedReply(request, UpdateOutcome(object: saved.object, changedKeys: []))
+            if case .object(var members) = reply.body {
+                members["objectId"] = .string(saved.object.objectId)
+                reply.body = .object(members)
+            }
+            return reply
         }
         return try await objects.createdReply(request.addressing("_Installation"), saved.object)
     }

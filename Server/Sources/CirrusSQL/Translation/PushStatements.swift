@@ -24,14 +24,36 @@ package struct PushStatements: Sendable {
             + "AND \"created_at\" >= \(bind: .int(since.millisecondsSince1970)) ORDER BY \"serial\" LIMIT 1"
     }
 
-    /// Adds a push; returns it as stored.
-    package func insert(_ push: StoredPush) -> SQLFragment {
-        "INSERT INTO \(raw: table) (\"object_id\", \"status\", \"request\", \"push_time\", \"expires_at\", \"request_id\", \"cursor\", \"sent\", "
-            + "\"failed\", \"invalid\", \"created_at\", \"updated_at\") VALUES (\(bind: .text(push.objectId)), \(bind: .text(push.status.rawValue)), "
-            + "\(bind: .text(push.request)), \(bind: .int(push.pushTime.millisecondsSince1970)), \(bind: Self.time(push.expiresAt)), "
-            + "\(bind: push.requestId.map(SQLValue.text) ?? .null), \(bind: push.cursor.map(SQLValue.text) ?? .null), \(bind: .int(Int64(push.sent))), "
-            + "\(bind: .int(Int64(push.failed))), \(bind: .int(Int64(push.invalid))), \(bind: .int(push.createdAt.millisecondsSince1970)), "
-            + "\(bind: .int(push.updatedAt.millisecondsSince1970))) RETURNING \(raw: Self.columns)"
+    /// A push's columns as written by ``insert(_:)``.
+    package struct Row: Sendable {
+        package var objectId: String
+        package var status: String
+        package var request: String
+        package var pushTime: Timestamp
+        package var expiresAt: Timestamp?
+        package var requestId: String?
+        package var createdAt: Timestamp
+
+        package init(objectId: String, status: String, request: String, pushTime: Timestamp, expiresAt: Timestamp?, requestId: String?, createdAt: Timestamp) {
+            self.objectId = objectId
+            self.status = status
+            self.request = request
+            self.pushTime = pushTime
+            self.expiresAt = expiresAt
+            self.requestId = requestId
+            self.createdAt = createdAt
+        }
+    }
+
+    /// Adds a push (no page sent yet); returns it as stored.
+    package func insert(_ row: Row) -> SQLFragment {
+        let values: [SQLValue] = [
+            .text(row.objectId), .text(row.status), .text(row.request), .int(row.pushTime.millisecondsSince1970), Self.time(row.expiresAt),
+            row.requestId.map(SQLValue.text) ?? .null, .int(row.createdAt.millisecondsSince1970), .int(row.createdAt.millisecondsSince1970),
+        ]
+        let list = values.map { "\(bind: $0)" as SQLFragment }.joined(separator: ", ")
+        return "INSERT INTO \(raw: table) (\"object_id\", \"status\", \"request\", \"push_time\", \"expires_at\", \"request_id\", \"created_at\", "
+            + "\"updated_at\", \"sent\", \"failed\", \"invalid\") VALUES (" + list + ", 0, 0, 0) RETURNING \(raw: Self.columns)"
     }
 
     /// Takes the oldest due push (scheduled, or sending with its lease lapsed), skipping one another instance is
