@@ -1,3 +1,4 @@
+import CirrusConcurrency
 public import CirrusHTTP
 import CirrusFileStorage
 import CirrusMessaging
@@ -82,7 +83,19 @@ public struct CirrusServer: Sendable {
             try? await store.close()
             throw error
         }
-        let app = Self.services(objects: objects, files: FileService(objects: objects, storage: storage, settings: fileSettings), transports: transports, logger: logger)
+        let senders: (settings: PushSettings, apns: (any APNsSender)?, fcm: (any FCMSender)?)
+        do {
+            senders = try Self.pushSenders(configuration.push)
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        let pushBell = Doorbell()
+        let app = Self.services(
+            objects: objects, files: FileService(objects: objects, storage: storage, settings: fileSettings), transports: transports,
+            push: PushService(store: store, settings: senders.settings, bell: pushBell), logger: logger
+        )
+        let pushSender = PushSender(objects: objects, apns: senders.apns, fcm: senders.fcm, settings: senders.settings, bell: pushBell, logger: logger)
         var responder = HTTPServices.makeResponder(
             app, keys: keys, maximumBodySize: configuration.maximumBodySize, liveQuery: configuration.liveQuery.enabled, logger: logger
         )
@@ -113,6 +126,7 @@ public struct CirrusServer: Sendable {
                     history: (configuration.liveQuery.replayLimit, configuration.changeLogRetention)
                 ),
                 CloudCodeService(engine: engine, store: store, logger: logger),
+                PushDeliveryService(sender: pushSender),
             ],
             onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
             logger: logger
@@ -165,7 +179,9 @@ public struct CirrusServer: Sendable {
     }
 
     /// Every service of the app, each built once: the one composition root.
-    static func services(objects: ObjectService, files: FileService, transports: MessageTransports, logger: Logger) -> AppServices {
+    static func services(
+        objects: ObjectService, files: FileService, transports: MessageTransports, push: PushService, logger: Logger
+    ) -> AppServices {
         let users = UserService(objects: objects)
         let messaging = objects.configuration.accounts.messaging
         let exports = ExportJobs(
@@ -175,7 +191,7 @@ public struct CirrusServer: Sendable {
         return AppServices(
             objects: objects, users: users, verification: VerificationService(users: users, transports: transports), files: files,
             cloudQuery: CloudQueryService(objects: objects), schema: SchemaService(objects: objects), exports: exports,
-            liveQuery: LiveQueryService(users: users, logger: logger)
+            liveQuery: LiveQueryService(users: users, logger: logger), push: push
         )
     }
 

@@ -67,6 +67,8 @@ public struct ServerConfiguration: Sendable {
     public var changeLogRetention: Duration = .seconds(600)
     /// The app's cloud-code engine: functions, hooks (none by default).
     public var engine = EngineConfiguration()
+    /// Push delivery: APNs and FCM credentials (none by default: pushes are kept and their devices counted as failed).
+    public var push = PushConfiguration()
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

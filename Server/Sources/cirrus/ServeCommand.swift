@@ -49,6 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "LiveQuery") var liveQuery: LiveQueryOptions
     @OptionGroup(title: "Cloud code") var engine: EngineOptions
 
+    @OptionGroup(title: "Push notifications") var push: PushOptions
+
     func run() async throws {
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
         let maximumLineSize = configuration.resilience.maximumLogLineSize
@@ -101,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         default: throw ValidationError("Give the app id, app key and master key together, or none of them.")
         }
         try engine.apply(values, to: &configuration)
+        try push.apply(values, to: &configuration)
         return configuration
     }
 

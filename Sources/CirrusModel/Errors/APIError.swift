@@ -98,6 +98,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidRoleName
         /// A value that may be set only once (a role's name; an installation's ids and device type).
         case immutableField
+        /// A push request that cannot be sent as asked (Parse's 115, `PUSH_MISCONFIGURED`).
+        case invalidPush
         /// A field the operation needs is missing (an installation without `deviceToken` or `installationId`,
         /// Parse's 135).
         case missingRequiredField

@@ -123,6 +123,7 @@ extension Dialect {
         case .engineTimeout: (503, 124)
         case .webhookInvalid: (400, 143)
         case .missingRequiredField: (400, 1)
+        case .invalidPush: (400, 1)
         }
     }
 
@@ -199,6 +200,7 @@ extension Dialect {
         case .engineTimeout: (503, 124)
         case .webhookInvalid: (400, 143)
         case .missingRequiredField: (400, 135)
+        case .invalidPush: (400, 115)
         }
     }
 
@@ -267,6 +269,7 @@ extension Dialect {
         case .engineTimeout: (503, 9010)
         case .webhookInvalid: (400, 143)
         case .missingRequiredField: (400, 135)
+        case .invalidPush: (400, 1)
         }
     }
 

@@ -13,6 +13,7 @@ package struct AppServices: Sendable {
     package let schema: SchemaService
     package let exports: ExportJobs
     package let liveQuery: LiveQueryService
+    package let push: PushService
     /// The app's cloud-code engine (also in ``objects``' configuration, for the hooks); `nil` for none.
     package var engine: CloudEngine? { objects.configuration.engine }
     /// The scheduled jobs' API, with the app's cloud code; `nil` without.
@@ -22,9 +23,10 @@ package struct AppServices: Sendable {
 
     package init(
         objects: ObjectService, users: UserService, verification: VerificationService, files: FileService, cloudQuery: CloudQueryService,
-        schema: SchemaService, exports: ExportJobs, liveQuery: LiveQueryService
+        schema: SchemaService, exports: ExportJobs, liveQuery: LiveQueryService, push: PushService
     ) {
         self.liveQuery = liveQuery
+        self.push = push
         self.objects = objects
         self.users = users
         self.verification = verification

@@ -31,6 +31,7 @@ package enum HTTPServices {
         CloudQueryController(cloudQuery: services.cloudQuery).register(on: &router)
         FunctionsController(engine: services.engine).register(on: &router)
         WebhooksController(webhooks: services.engine?.webhooks).register(on: &router)
+        PushController(push: services.push).register(on: &router)
         if let jobs = services.jobs { JobsController(jobs: jobs).register(on: &router) }
         SchemaController(schemas: services.schema).register(on: &router)
         if liveQuery { LiveQueryController(liveQuery: services.liveQuery).register(on: &router) }

@@ -1,0 +1,164 @@
+import AsyncHTTPClient
+import CirrusMessaging
+import CirrusModel
+import CirrusServer
+import CirrusServices
+import CirrusTesting
+import NIOSSL
+import Testing
+
+@Suite("Pushes sent to the APNs and FCM stand-ins", .timeLimit(.minutes(2)))
+struct PushTests {
+    static let topic = "com.example.app"
+
+    static func token(_ n: Int) -> String {
+        let hex = String(n, radix: 16)
+        return String(repeating: "a", count: 64 - hex.count) + hex
+    }
+
+    /// A server whose pushes go to the stand-ins: APNs for iOS tokens listed in `unregistered` answers 410, FCM for
+    /// `gone-*` tokens `UNREGISTERED`.
+    static func withPushServer(
+        unregistered: Set<String> = [], _ body: @Sendable (TestClient, APNsTestServer, FCMTestServer) async throws -> Void
+    ) async throws {
+        var apnsBehaviour = APNsTestServer.Behaviour()
+        apnsBehaviour.unregistered = unregistered
+        var fcmSettings = FCMTestServer.Behaviour()
+        fcmSettings.unregistered = ["gone-1", "gone-2"]
+        let fcmBehaviour = fcmSettings
+        try await APNsTestServer.with(behaviour: apnsBehaviour) { apnsServer in
+            try await FCMTestServer.with(behaviour: fcmBehaviour) { fcmServer in
+                var tls = TLSConfiguration.makeClientConfiguration()
+                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(TestCertificate.certificatePEM.utf8)))
+                let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+                let credentials = try APNsCredentials(keyPEM: apnsServer.keyPEM, keyId: apnsServer.keyId, teamId: apnsServer.teamId)
+                let apns = APNsClient(credentials: credentials, client: http, productionURL: apnsServer.baseURL, sandboxURL: apnsServer.baseURL)
+                let fcm = FCMClient(account: try FCMServiceAccount(json: Array(fcmServer.serviceAccountJSON.utf8)), client: http, baseURL: fcmServer.baseURL)
+                do {
+                    try await TestServer.with(configure: { configuration in
+                        configuration.push.apnsSender = apns
+                        configuration.push.fcmSender = fcm
+                        configuration.push.apnsTopic = topic
+                    }) { client in
+                        try await body(client, apnsServer, fcmServer)
+                    }
+                } catch {
+                    try? await http.shutdown()
+                    throw error
+                }
+                try await http.shutdown()
+            }
+        }
+    }
+
+    static func install(_ client: TestClient, _ body: JSON) async throws -> String {
+        let reply = try await client.send(.leancloud, .post, "/1.1/installations", json: body)
+        #expect(reply.status == 201, "\(reply.bodyText)")
+        return reply.json["objectId"]?.stringValue ?? ""
+    }
+
+    /// Waits until the push's record is done (or another end), and answers it.
+    static func finished(_ client: TestClient, _ objectId: String) async throws -> JSON {
+        for _ in 0..<200 {
+            let record = try await client.send(.leancloud, .get, "/1.1/notifications/" + objectId, auth: .master).json
+            if let status = record["status"]?.stringValue, !["scheduled", "sending"].contains(status) { return record }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the push did not finish")
+        return [:]
+    }
+
+    @Test("a push to a channel reaches its iOS and Android devices, increments badges and removes dead tokens")
+    func channel() async throws {
+        let dead = Self.token(99)
+        try await Self.withPushServer(unregistered: [dead]) { client, apnsServer, fcmServer in
+            let ios = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(1)), "channels": ["news"], "badge": 4])
+            let gone = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(dead), "channels": ["news"]])
+            _ = try await Self.install(client, ["deviceType": "android", "deviceToken": "fcm-1", "installationId": "i-1", "channels": ["news"]])
+            let goneAndroid = try await Self.install(client, ["deviceType": "android", "deviceToken": "gone-1", "installationId": "i-2", "channels": ["news"]])
+            _ = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(2)), "channels": ["sports"]])
+
+            let sent = try await client.send(.leancloud, .post, "/1.1/push", json: [
+                "channels": ["news"], "data": ["alert": "Breaking", "badge": "Increment", "android": ["alert": "Breaking (Android)"]],
+            ], auth: .master)
+            #expect(sent.status == 200)
+            let record = try await Self.finished(client, sent.json["objectId"]?.stringValue ?? "")
+            #expect(record["status"] == "done")
+            #expect([record["successes"], record["invalid"], record["errors"]] == [2, 2, 0])
+
+            #expect(apnsServer.deliveries.map(\.token) == [Self.token(1)])
+            #expect(apnsServer.deliveries.first?.payload == ["aps": ["alert": "Breaking", "badge": 5]])
+            #expect(fcmServer.deliveries.map { $0["token"] } == ["fcm-1"])
+            #expect(fcmServer.deliveries.first?["notification"] == ["body": "Breaking (Android)"])
+            let installation = try await client.send(.leancloud, .get, "/1.1/installations/" + ios, auth: .master).json
+            #expect(installation["badge"] == 5)
+            for removed in [gone, goneAndroid] {
+                #expect(try await client.send(.leancloud, .get, "/1.1/installations/" + removed, auth: .master).json == [:])
+            }
+        }
+    }
+
+    @Test("a push to a where query reaches the installations it matches, and a req_id sends it once")
+    func whereAndRequestId() async throws {
+        try await Self.withPushServer { client, apnsServer, _ in
+            for n in 1...12 {
+                _ = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(n)), "level": .int(Int64(n))])
+            }
+            let body: JSON = ["where": ["level": ["$gte": 10]], "data": ["alert": "Top"], "req_id": "abc123"]
+            let first = try await client.send(.leancloud, .post, "/1.1/push", json: body, auth: .master)
+            let again = try await client.send(.leancloud, .post, "/1.1/push", json: body, auth: .master)
+            #expect(first.json["objectId"] == again.json["objectId"])
+            _ = try await Self.finished(client, first.json["objectId"]?.stringValue ?? "")
+            #expect(Set(apnsServer.deliveries.map(\.token)) == Set((10...12).map(Self.token)))
+        }
+    }
+
+    @Test("a scheduled push is listed and cancelled, and is never sent")
+    func scheduled() async throws {
+        try await Self.withPushServer { client, apnsServer, _ in
+            _ = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(1))])
+            let later = Timestamp(millisecondsSince1970: Timestamp.now().millisecondsSince1970 + 3_600_000)
+            let sent = try await client.send(.leancloud, .post, "/1.1/push", json: [
+                "data": ["alert": "Later"], "push_time": .string(later.iso8601), "expiration_interval": 600,
+            ], auth: .master)
+            let listed = try await client.send(.leancloud, .get, "/1.1/scheduledPushMessages", auth: .master).json["results"]?.arrayValue ?? []
+            #expect(listed.count == 1)
+            #expect(listed.first?["push_msg"]?["data"] == ["alert": "Later"])
+            #expect(listed.first?["expire_time"] == .int(later.millisecondsSince1970 + 600_000))
+            let id = listed.first?["id"]?.intValue ?? 0
+            #expect(try await client.send(.leancloud, .delete, "/1.1/scheduledPushMessages/\(id)", auth: .master).status == 200)
+            let record = try await client.send(.leancloud, .get, "/1.1/notifications/" + (sent.json["objectId"]?.stringValue ?? ""), auth: .master).json
+            #expect(record["status"] == "cancelled")
+            #expect(try await client.send(.leancloud, .get, "/1.1/scheduledPushMessages", auth: .master).json["results"] == [])
+            #expect(apnsServer.deliveries.isEmpty)
+        }
+    }
+
+    struct Refusal: Sendable {
+        var dialect: Dialect
+        var body: JSON
+        var master = true
+        var code: Int64
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(dialect: .parse, body: ["where": [:], "channels": ["a"], "data": ["alert": "x"]], code: 115),
+        Refusal(dialect: .parse, body: ["data": ["alert": "x"]], code: 115),
+        Refusal(dialect: .leancloud, body: ["channels": ["a"]], code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "expiration_time": "2030-01-01T00:00:00Z", "expiration_interval": 5], code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": .string(String(repeating: "x", count: 5000))]], code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "req_id": "not valid!"], code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": "x"]], master: false, code: 1),
+    ]
+
+    @Test("a push is refused when it is malformed or comes from a client, in each dialect's terms", arguments: refusals)
+    func refused(_ refusal: Refusal) async throws {
+        try await TestServer.with { client in
+            let prefix = refusal.dialect == .parse ? "/parse" : "/1.1"
+            let reply = try await client.send(refusal.dialect, .post, prefix + "/push", json: refusal.body, auth: refusal.master ? .master : .appKey)
+            #expect(reply.status == 400 || reply.status == 403)
+            #expect(reply.json["code"]?.intValue == refusal.code)
+            #expect(try await client.send(.leancloud, .get, "/1.1/notifications", auth: .master).json["results"] == [])
+        }
+    }
+}
