@@ -117,6 +117,14 @@ extension OpenAPIDocument {
     {
       "name": "Scheduled jobs",
       "description": "Cron schedules that call a cloud function, once across all instances, with their runs recorded (docs/CLOUD-CODE.md). Parse's webhook registry, `/parse/hooks/…`, is described there too."
+    },
+    {
+      "name": "Installations",
+      "description": "Devices registered for push (`_Installation`); a save is an upsert (docs/PUSH.md)."
+    },
+    {
+      "name": "Push",
+      "description": "Push notifications through APNs and FCM: sending, records, scheduled pushes (docs/PUSH.md)."
     }
   ],
   "paths": {
@@ -4689,6 +4697,725 @@ extension OpenAPIDocument {
           }
         ]
       }
+    },
+    "/1.1/installations": {
+      "get": {
+        "tags": [
+          "Installations"
+        ],
+        "summary": "List installations",
+        "description": "`_Installation`'s find: the master key only by default.",
+        "operationId": "findInstallations",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/where"
+          },
+          {
+            "$ref": "#/components/parameters/order"
+          },
+          {
+            "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/skip"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "$ref": "#/components/parameters/count"
+          },
+          {
+            "$ref": "#/components/parameters/returnACL"
+          },
+          {
+            "$ref": "#/components/parameters/redirectClassNameForKey"
+          },
+          {
+            "$ref": "#/components/parameters/sum"
+          },
+          {
+            "$ref": "#/components/parameters/average"
+          },
+          {
+            "$ref": "#/components/parameters/max"
+          },
+          {
+            "$ref": "#/components/parameters/min"
+          },
+          {
+            "$ref": "#/components/parameters/groupby"
+          },
+          {
+            "$ref": "#/components/parameters/groupcount"
+          },
+          {
+            "$ref": "#/components/parameters/having"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The objects or the statistics.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "anyOf": [
+                    {
+                      "$ref": "#/components/schemas/Results"
+                    },
+                    {
+                      "$ref": "#/components/schemas/StatisticsResults"
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "post": {
+        "tags": [
+          "Installations"
+        ],
+        "summary": "Register a device",
+        "description": "A save is an upsert: it updates the installation with the body's `objectId`, else its `installationId`, else its `deviceToken` (200 with `objectId` and `updatedAt`), and creates one only for a new device (201). `deviceToken` or `installationId` is required (135), and `deviceType` for a new installation. docs/PUSH.md.",
+        "operationId": "saveInstallation",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/fetchWhenSave"
+          },
+          {
+            "$ref": "#/components/parameters/new"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/Fields"
+              },
+              "example": {
+                "score": 1337,
+                "playerName": "Sean Plott",
+                "cheatMode": false,
+                "location": {
+                  "__type": "GeoPoint",
+                  "latitude": 39.9,
+                  "longitude": 116.4
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The device's installation, updated.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Updated"
+                }
+              }
+            }
+          },
+          "201": {
+            "description": "Created.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Created"
+                }
+              }
+            },
+            "headers": {
+              "Location": {
+                "description": "The new object's path, relative to the server (`/1.1/classes/<Class>/<objectId>`).",
+                "required": true,
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          }
+        }
+      }
+    },
+    "/1.1/installations/{objectId}": {
+      "get": {
+        "tags": [
+          "Installations"
+        ],
+        "summary": "Fetch an installation",
+        "description": "A device reads its installation by id.",
+        "operationId": "getInstallation",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/objectId"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "$ref": "#/components/parameters/returnACL"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The object, or `{}`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "anyOf": [
+                    {
+                      "$ref": "#/components/schemas/ObjectOrEmpty"
+                    },
+                    {
+                      "$ref": "#/components/schemas/Projection"
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "put": {
+        "tags": [
+          "Installations"
+        ],
+        "summary": "Update an installation",
+        "description": "Changes the fields sent; `deviceToken`, `installationId` and `deviceType` do not change once set (136).",
+        "operationId": "updateInstallation",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/objectId"
+          },
+          {
+            "$ref": "#/components/parameters/fetchWhenSave"
+          },
+          {
+            "$ref": "#/components/parameters/new"
+          },
+          {
+            "$ref": "#/components/parameters/writeWhere"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/UpdateFields"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Updated.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Updated"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          }
+        }
+      },
+      "delete": {
+        "tags": [
+          "Installations"
+        ],
+        "summary": "Delete an installation",
+        "description": "The master key only by default.",
+        "operationId": "deleteInstallation",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/objectId"
+          },
+          {
+            "$ref": "#/components/parameters/writeWhere"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Deleted (or already missing).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                },
+                "example": {}
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/push": {
+      "post": {
+        "tags": [
+          "Push"
+        ],
+        "summary": "Send a push",
+        "description": "Keeps a push and sends it when due to the installations its `where` and `channels` select, through APNs and FCM. The master key (unless client pushes are on). docs/PUSH.md.",
+        "operationId": "sendPush",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "data"
+                ],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "description": "What devices get; `ios`, `android` and `fcm` override it per platform."
+                  },
+                  "where": {
+                    "type": "object",
+                    "description": "An `_Installation` query."
+                  },
+                  "channels": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "push_time": {
+                    "type": "string"
+                  },
+                  "expiration_time": {
+                    "type": "string"
+                  },
+                  "expiration_interval": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "prod": {
+                    "type": "string",
+                    "enum": [
+                      "dev",
+                      "prod"
+                    ]
+                  },
+                  "req_id": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9]{1,16}$"
+                  },
+                  "notification_id": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9]{1,16}$"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Kept.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "properties": {
+                    "objectId": {
+                      "type": "string"
+                    },
+                    "createdAt": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/notifications": {
+      "get": {
+        "tags": [
+          "Push"
+        ],
+        "summary": "List pushes",
+        "description": "The most recent pushes, newest first. Master key.",
+        "operationId": "listPushes",
+        "parameters": [
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The pushes.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "properties": {
+                    "results": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/PushRecord"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/notifications/{objectId}": {
+      "get": {
+        "tags": [
+          "Push"
+        ],
+        "summary": "Read a push",
+        "description": "A push's record. Master key.",
+        "operationId": "getPush",
+        "parameters": [
+          {
+            "name": "objectId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The push.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PushRecord"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/tables/Notifications/{objectId}": {
+      "get": {
+        "tags": [
+          "Push"
+        ],
+        "summary": "Read a push (Notification.fetch)",
+        "description": "The same record, where the LeanCloud SDKs read it. Master key.",
+        "operationId": "getNotification",
+        "parameters": [
+          {
+            "name": "objectId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The push.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PushRecord"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/scheduledPushMessages": {
+      "get": {
+        "tags": [
+          "Push"
+        ],
+        "summary": "List scheduled pushes",
+        "description": "Pushes waiting for their push time. Master key.",
+        "operationId": "listScheduledPushes",
+        "responses": {
+          "200": {
+            "description": "The scheduled pushes.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "properties": {
+                    "results": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "id": {
+                            "type": "integer"
+                          },
+                          "expire_time": {
+                            "type": [
+                              "integer",
+                              "null"
+                            ]
+                          },
+                          "push_msg": {
+                            "type": "object"
+                          },
+                          "createdAt": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/scheduledPushMessages/{id}": {
+      "delete": {
+        "tags": [
+          "Push"
+        ],
+        "summary": "Cancel a scheduled push",
+        "description": "Master key.",
+        "operationId": "cancelScheduledPush",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Cancelled.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
     }
   },
   "components": {
@@ -6694,6 +7421,64 @@ extension OpenAPIDocument {
           "error": {
             "type": "object",
             "description": "`{error, code?}`, for a run that failed."
+          }
+        }
+      },
+      "PushRecord": {
+        "type": "object",
+        "description": "A push: its request (`data`, `where`, `prod`), `status` and counts.",
+        "properties": {
+          "objectId": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "scheduled",
+              "sending",
+              "done",
+              "cancelled",
+              "expired"
+            ]
+          },
+          "data": {
+            "type": "object"
+          },
+          "where": {
+            "type": "object"
+          },
+          "prod": {
+            "type": "string"
+          },
+          "push_time": {
+            "type": "string"
+          },
+          "expiration_time": {
+            "type": "string"
+          },
+          "req_id": {
+            "type": "string"
+          },
+          "notification_id": {
+            "type": "string"
+          },
+          "devices": {
+            "type": "integer"
+          },
+          "successes": {
+            "type": "integer"
+          },
+          "errors": {
+            "type": "integer"
+          },
+          "invalid": {
+            "type": "integer"
+          },
+          "createdAt": {
+            "type": "string"
+          },
+          "updatedAt": {
+            "type": "string"
           }
         }
       }
