@@ -19,6 +19,8 @@ package final class CloudEngine: Sendable {
     private let known = Protected<Set<HookPoint>?>(nil)
     /// Rung when this process queues an after-hook call, so that ``AfterHookDelivery`` delivers it at once.
     package let afterHookBell = Doorbell()
+    /// Rung when a scheduled job is added or changed through this process, so that ``JobScheduler`` reads the jobs at once.
+    package let jobsBell = Doorbell()
 
     package init(settings: EngineSettings, transport: any EngineTransport, webhooks: WebhookRegistry? = nil, logger: Logger) {
         self.settings = settings

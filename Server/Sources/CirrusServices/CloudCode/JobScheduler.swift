@@ -1,3 +1,4 @@
+package import CirrusConcurrency
 package import CirrusModel
 package import CirrusStorage
 package import Logging
@@ -10,8 +11,12 @@ package struct JobScheduler: Sendable {
     let engine: CloudEngine
     let store: any StorageAdapter
     let logger: Logger
-    /// How often the jobs are read.
+    /// How often the jobs are read while there are any (ten times less often while there are none; a job added or
+    /// changed through this instance rings ``bell``).
     package var interval: Duration = .seconds(1)
+    /// Rung when a job is added, changed or made due through this instance (the engine's, which every scheduler of the
+    /// process shares).
+    package var bell: Doorbell { engine.jobsBell }
 
     package init(engine: CloudEngine, store: any StorageAdapter, logger: Logger) {
         self.engine = engine
@@ -23,22 +28,24 @@ package struct JobScheduler: Sendable {
     package func run() async {
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
-                for job in await claimDue(now: .now()) {
+                let (claimed, jobsExist) = await claimDue(now: .now())
+                for job in claimed {
                     group.addTask { _ = await execute(job.job, runId: job.runId) }
                 }
-                try? await Task.sleep(for: interval)
+                await bell.wait(upTo: jobsExist ? interval : interval * 10)
             }
         }
     }
 
-    /// Claims the runs due at `now`: the jobs this instance is to run, each with its run's id.
-    package func claimDue(now: Timestamp) async -> [(job: ScheduledJob, runId: Int64)] {
+    /// Claims the runs due at `now`: the jobs this instance is to run, each with its run's id, and whether any job
+    /// exists.
+    package func claimDue(now: Timestamp) async -> (claimed: [(job: ScheduledJob, runId: Int64)], jobsExist: Bool) {
         let registrations: [CloudRegistration]
         do {
             registrations = try await store.registrations(kind: .job)
         } catch {
             logger.warning("cannot read the scheduled jobs", metadata: ["error": "\(error)"])
-            return []
+            return ([], true)
         }
         var claimed: [(ScheduledJob, Int64)] = []
         for registration in registrations {
@@ -57,7 +64,7 @@ package struct JobScheduler: Sendable {
                 logger.warning("cannot claim a scheduled job's run", metadata: ["job": "\(job.name)", "error": "\(error)"])
             }
         }
-        return claimed
+        return (claimed, !registrations.isEmpty)
     }
 
     /// Calls the job's function with the master key and records the run's end.

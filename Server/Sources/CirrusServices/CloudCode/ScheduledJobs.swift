@@ -1,3 +1,4 @@
+import CirrusConcurrency
 package import CirrusModel
 package import CirrusStorage
 
@@ -30,6 +31,7 @@ package struct ScheduledJobs: Sendable {
         guard try await store.addRegistration(job.registration) else {
             throw APIError(.duplicateValue, "A job named \(name) already exists.")
         }
+        scheduler.bell.ring()
         return job
     }
 
@@ -39,6 +41,7 @@ package struct ScheduledJobs: Sendable {
         if let renamed = body["name"]?.stringValue, renamed != name { throw ScheduledJob.invalid("a job's name does not change") }
         let job = try ScheduledJob.reading(body, name: name, over: current, now: .now())
         guard try await store.replaceRegistration(job.registration) else { throw Self.missing(name) }
+        scheduler.bell.ring()
         return job
     }
 

@@ -18,6 +18,9 @@ package struct PushSender: Sendable {
     package var pageSize = 500
     package var concurrency = 32
     package var lease: Duration = .seconds(60)
+    /// How often the pushes are looked at for one due (a push this instance adds rings the bell at once; one scheduled
+    /// is sent within this long of its time).
+    package var idlePause: Duration = .seconds(5)
     /// The pauses before the retries of a device whose provider asked to try again.
     package var retryPauses: [Duration] = [.seconds(1), .seconds(2)]
 
@@ -30,11 +33,11 @@ package struct PushSender: Sendable {
         self.logger = logger
     }
 
-    /// Sends due pushes until cancelled; looks for due ones every second, at once when this instance adds one.
+    /// Sends due pushes until cancelled; looks for due ones every ``idlePause``, at once when this instance adds one.
     package func run() async {
         while !Task.isCancelled {
             while !Task.isCancelled, let push = await claim() { await send(push) }
-            await bell.wait(upTo: .seconds(1))
+            await bell.wait(upTo: idlePause)
         }
     }
 
