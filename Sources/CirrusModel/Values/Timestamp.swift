@@ -17,6 +17,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The canonical form `YYYY-MM-DDTHH:MM:SS.sssZ`.
     public var iso8601: String { format(offsetMinutes: 0, style: .iso8601) }
 
+    /// The instant `duration` later (to the millisecond).
+    public func adding(_ duration: Duration) -> Timestamp {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return Timestamp(millisecondsSince1970: millisecondsSince1970 + milliseconds)
+    }
+
     public var description: String { iso8601 }
 
     /// The layouts this type can write.

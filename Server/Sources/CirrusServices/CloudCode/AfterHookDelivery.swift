@@ -43,7 +43,7 @@ package struct AfterHookDelivery: Sendable {
     package func deliverDue(now: Timestamp = .now()) async -> Int {
         let calls: [QueuedHookCall]
         do {
-            calls = try await store.claimHookCalls(now: now, leaseUntil: Self.after(lease, from: now), limit: batchSize)
+            calls = try await store.claimHookCalls(now: now, leaseUntil: now.adding(lease), limit: batchSize)
         } catch {
             logger.warning("cannot read the queue of after-hook calls", metadata: ["error": "\(error)"])
             return 0
@@ -71,7 +71,7 @@ package struct AfterHookDelivery: Sendable {
                 try await store.finishHookCall(id: call.id)
             } else {
                 let attempts = call.attempts + 1
-                try await store.retryHookCall(id: call.id, attempts: attempts, dueAt: Self.after(Self.backoff(attempts), from: .now()))
+                try await store.retryHookCall(id: call.id, attempts: attempts, dueAt: Timestamp.now().adding(Self.backoff(attempts)))
             }
         } catch {
             // The call stays queued; its lease ends and it is taken again.
@@ -82,10 +82,5 @@ package struct AfterHookDelivery: Sendable {
     /// The wait before try `attempts + 1`: one second, doubling, at most five minutes.
     static func backoff(_ attempts: Int) -> Duration {
         .seconds(min(300, 1 << min(attempts - 1, 9)))
-    }
-
-    static func after(_ duration: Duration, from time: Timestamp) -> Timestamp {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return Timestamp(millisecondsSince1970: time.millisecondsSince1970 + milliseconds)
     }
 }

@@ -50,12 +50,15 @@ extension CloudEngine {
         return .object(try await exchange(request, url: url, timeout: settings.functionTimeout, describing: "the function \(function.name)"))
     }
 
+    /// Letters, digits, `_`, `-` and `.`: what the names of functions (and, without `.`, of jobs) are made of.
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x2D || byte == 0x2E
+    }
+
     /// A function name is letters, digits, `_`, `-` and `.`, not a dot first: nothing that changes the engine's path.
     /// - Throws: `invalid`, or by default ``APIError/Reason/cloudFunctionNotFound``.
     static func checkName(_ name: String, invalid: APIError? = nil) throws(APIError) {
-        let allowed = name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x2D || byte == 0x2E
-        }
+        let allowed = name.utf8.allSatisfy(isNameByte)
         guard !name.isEmpty, name.utf8.count <= 128, allowed, !name.hasPrefix("."), !name.hasPrefix("_ops") else {
             throw invalid ?? APIError(.cloudFunctionNotFound, "No such cloud function: \(name.prefix(128)).")
         }

@@ -106,9 +106,7 @@ package struct ScheduledJob: Sendable, Equatable {
 
     /// A job's name: 1–64 letters, digits, `_` and `-`.
     package static func checkName(_ name: String) throws(APIError) {
-        let allowed = name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x2D
-        }
+        let allowed = name.utf8.allSatisfy { $0 != UInt8(ascii: ".") && CloudEngine.isNameByte($0) }
         guard !name.isEmpty, name.utf8.count <= 64, allowed else { throw invalid("a job's name is 1–64 letters, digits, _ and -") }
     }
 

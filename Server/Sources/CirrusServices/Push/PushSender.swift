@@ -44,7 +44,7 @@ package struct PushSender: Sendable {
     private func claim() async -> StoredPush? {
         let now = Timestamp.now()
         do {
-            return try await objects.store.claimPush(now: now, leaseUntil: Self.after(lease, from: now))
+            return try await objects.store.claimPush(now: now, leaseUntil: now.adding(lease))
         } catch {
             logger.warning("cannot read the pushes", metadata: ["error": "\(error)"])
             return nil
@@ -74,7 +74,7 @@ package struct PushSender: Sendable {
                 let counts = await deliver(request, to: page)
                 try await objects.store.recordPushPage(
                     objectId: push.objectId, cursor: last.objectId, sent: counts.sent, failed: counts.failed, invalid: counts.invalid,
-                    leaseUntil: Self.after(lease, from: .now())
+                    leaseUntil: Timestamp.now().adding(lease)
                 )
                 cursor = last.objectId
             }
@@ -179,7 +179,4 @@ package struct PushSender: Sendable {
         return updated?.object.fields["badge"]?.intValue.map(Int.init) ?? amount
     }
 
-    static func after(_ duration: Duration, from time: Timestamp) -> Timestamp {
-        Timestamp(millisecondsSince1970: time.millisecondsSince1970 + duration.components.seconds * 1000)
-    }
 }
