@@ -201,6 +201,16 @@ let package = Package(
         .executableTarget(
             name: "BenchCeiling", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], swiftSettings: swiftSettings
         ),
+        // The APNs and FCM stand-ins as a process, for the Python push tests and bench/push.sh.
+        .executableTarget(
+            name: "PushStandIns",
+            dependencies: [
+                "CirrusTesting", model, .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CirrusConcurrencyTests", dependencies: ["CirrusConcurrency", model], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusQueryLanguageTests", dependencies: ["CirrusQueryLanguage"], swiftSettings: swiftSettings),
         .testTarget(name: "CirrusSQLTests", dependencies: ["CirrusSQL"], swiftSettings: swiftSettings),

@@ -1,14 +1,19 @@
 """Pushes from the LeanCloud Python SDK (`leancloud.push.send`, `Notification.fetch`) and ParsePy (`Push.alert`) against a
-live server without APNs or FCM credentials: the requests are read as those SDKs send them, kept, and their devices
-counted as failed (no provider); delivery itself is tested against the APNs and FCM stand-ins (PushTests in Swift).
+live server: one without APNs or FCM credentials (the requests are read as those SDKs send them, kept, and their
+devices counted as failed), and one sending to the APNs and FCM stand-ins (the PushStandIns process: APNs over HTTP/2
+with TLS checking the ES256 provider token, FCM checking the RS256 token exchange), which report what they received.
 """
 
+import json
+import os
+import subprocess
 import time
 import uuid
 
+import pytest
 import requests
 
-from conftest import APP_ID, MASTER_KEY, leancloud_sdk_at, parse_sdk_at
+from conftest import APP_ID, MASTER_KEY, cirrus_binary, leancloud_sdk_at, parse_sdk_at, running_server
 
 
 def master_headers():
@@ -69,3 +74,110 @@ def test_parsepy_pushes_with_the_master_key_and_parse_refuses_where_with_channel
     accepted = requests.post(cirrus.url + "/parse/push", headers={"X-Parse-Application-Id": APP_ID, "X-Parse-Master-Key": MASTER_KEY},
                              json={"channels": ["p"], "data": {"alert": "x"}}, timeout=10)
     assert accepted.json() == {"result": True} and accepted.headers["X-Parse-Push-Status-Id"]
+
+
+@pytest.fixture(scope="module")
+def stand_ins(tmp_path_factory):
+    """The PushStandIns process (built next to cirrus), with what it wrote: addresses, key files, the CA."""
+    directory = tmp_path_factory.mktemp("stand-ins")
+    binary = os.path.join(os.path.dirname(cirrus_binary()), "PushStandIns")
+    process = subprocess.Popen([binary, str(directory)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    description = directory / "stand-ins.json"
+    for _ in range(600):
+        if description.exists() or process.poll() is not None:
+            break
+        time.sleep(0.05)
+    assert description.exists(), "PushStandIns did not start"
+    info = json.loads(description.read_text())
+    info["directory"] = directory
+    yield info
+    process.terminate()
+    assert process.wait(timeout=30) == 0
+
+
+@pytest.fixture(scope="module")
+def pushing(tmp_path_factory, stand_ins):
+    """A server of its own that sends through the stand-ins."""
+    directory = stand_ins["directory"]
+    arguments = (
+        "--apns-key-file", str(directory / "apns-key.p8"), "--apns-key-id", stand_ins["keyId"],
+        "--apns-team-id", stand_ins["teamId"], "--apns-topic", stand_ins["topic"], "--apns-url", stand_ins["apnsURL"],
+        "--fcm-service-account", str(directory / "fcm-service-account.json"), "--fcm-url", stand_ins["fcmURL"],
+        "--push-ca-file", str(directory / "ca.pem"),
+    )
+    with running_server(tmp_path_factory, "pushing", arguments) as server:
+        yield server
+
+
+def received(stand_ins):
+    return requests.get(stand_ins["controlURL"] + "/deliveries", timeout=10).json()
+
+
+def behave(stand_ins, apns=None, fcm=None):
+    assert requests.put(stand_ins["controlURL"] + "/behaviour", json={"apns": apns or {}, "fcm": fcm or {}}, timeout=10).ok
+
+
+def hex_token():
+    return uuid.uuid4().hex + uuid.uuid4().hex
+
+
+def test_the_leancloud_sdk_saves_devices_and_its_push_reaches_apns_and_fcm_and_drops_a_dead_token(pushing, stand_ins):
+    channel = "c" + uuid.uuid4().hex[:8]
+    ios, dead, android = hex_token(), hex_token(), "fcm-" + uuid.uuid4().hex
+    behave(stand_ins, apns={"unregistered": [dead]})
+    with leancloud_sdk_at(pushing.url) as leancloud:
+        ids = {}
+        for token, kind, badge in ((ios, "ios", 4), (dead, "ios", 0), (android, "android", None)):
+            device = leancloud.Installation()
+            device.set("deviceType", kind)
+            device.set("installationId" if kind == "android" else "deviceToken", token)
+            if kind == "android":
+                device.set("deviceToken", token)
+            if badge is not None:
+                device.set("badge", badge)
+            device.set("channels", [channel])
+            device.save()
+            ids[token] = device.id
+        leancloud.use_master_key(True)
+        try:
+            notification = leancloud.push.send({"alert": "hello", "badge": "Increment", "sound": "ping.caf", "story": 7},
+                                               channels=[channel], expiration_interval=3600)
+            record = finished(pushing, notification.id)
+        finally:
+            leancloud.use_master_key(False)
+    assert record["status"] == "done" and record["successes"] == 2 and record["errors"] == 0 and record["invalid"] == 1, record
+    sent = received(stand_ins)
+    (apns,) = [delivery for delivery in sent["apns"] if delivery["token"] == ios]
+    assert apns["payload"]["aps"] == {"alert": "hello", "badge": 5, "sound": "ping.caf"} and apns["payload"]["story"] == 7
+    assert apns["headers"]["apns-topic"] == stand_ins["topic"] and apns["headers"]["apns-push-type"] == "alert"
+    (fcm,) = [message for message in sent["fcm"] if message["token"] == android]
+    assert fcm["notification"] == {"body": "hello"} and fcm["data"]["story"] == "7"
+    assert "Unregistered" in sent["apnsRefusals"]
+    left = requests.get(pushing.url + "/1.1/installations", params={"where": json.dumps({"deviceToken": dead})},
+                        headers=master_headers(), timeout=10).json()
+    assert left["results"] == []
+    kept = requests.get(pushing.url + "/1.1/installations/" + ids[ios], headers=master_headers(), timeout=10).json()
+    assert kept["badge"] == 5
+
+
+def test_parsepy_pushes_to_a_query_and_only_the_matching_devices_receive_it(pushing, stand_ins):
+    behave(stand_ins)
+    connection, _, _ = parse_sdk_at(pushing.url)
+    from parse_rest.installation import Installation, Push
+    marker = uuid.uuid4().hex[:10]
+    wanted, other = hex_token(), hex_token()
+    Installation(deviceType="ios", deviceToken=wanted, team=marker).save()
+    Installation(deviceType="ios", deviceToken=other, team=marker + "-other").save()
+    connection.register(APP_ID, "unused", master_key=MASTER_KEY)
+    try:
+        Push.alert({"alert": "to the team " + marker}, where={"team": marker})
+    finally:
+        parse_sdk_at(pushing.url)
+    for _ in range(100):
+        tokens = [delivery["token"] for delivery in received(stand_ins)["apns"] if delivery["payload"]["aps"].get("alert") == "to the team " + marker]
+        if tokens:
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
+    tokens = [delivery["token"] for delivery in received(stand_ins)["apns"] if delivery["payload"]["aps"].get("alert") == "to the team " + marker]
+    assert tokens == [wanted]

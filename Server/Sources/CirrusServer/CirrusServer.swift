@@ -83,9 +83,9 @@ public struct CirrusServer: Sendable {
             try? await store.close()
             throw error
         }
-        let senders: (settings: PushSettings, apns: (any APNsSender)?, fcm: (any FCMSender)?)
+        let senders: PushSenders
         do {
-            senders = try Self.pushSenders(configuration.push)
+            senders = try await Self.pushSenders(configuration.push)
         } catch {
             try? await store.close()
             throw error
@@ -106,6 +106,7 @@ public struct CirrusServer: Sendable {
         do {
             realtime = try await startRealtime(configuration, liveQuery: app.liveQuery, keys: keys, limiter: connections, logger: logger)
         } catch {
+            await senders.shutdown()
             try? await store.close()
             throw error
         }
@@ -126,7 +127,7 @@ public struct CirrusServer: Sendable {
                     history: (configuration.liveQuery.replayLimit, configuration.changeLogRetention)
                 ),
                 CloudCodeService(engine: engine, store: store, logger: logger),
-                PushDeliveryService(sender: pushSender),
+                PushDeliveryService(sender: pushSender, senders: senders),
             ],
             onServerRunning: { [logger] in await CirrusHTTPChannel.listening($0, limiter: connections, logger: logger) },
             logger: logger
@@ -211,14 +212,25 @@ public struct CirrusServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM, then finishes in-flight requests and closes the store, within the shutdown
     /// timeout: what is still running then is cancelled, and a second later the process exits whatever is left.
+    /// The signals are those ``TerminationSignals`` caught, when it was installed (as `cirrus serve` does first thing),
+    /// else the service group's own.
     public func run() async throws {
         DispatchTimers.prime()
+        let caught = TerminationSignals.isInstalled
         var configuration = ServiceGroupConfiguration(
             services: [.init(service: application), .init(service: ShutdownDeadline(timeout: shutdownTimeout, logger: application.logger))],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger
+            gracefulShutdownSignals: caught ? [] : [.sigterm, .sigint], logger: application.logger
         )
         configuration.maximumGracefulShutdownDuration = shutdownTimeout
-        try await ServiceGroup(configuration: configuration).run()
+        let group = ServiceGroup(configuration: configuration)
+        if caught {
+            TerminationSignals.markServing()
+            Task {
+                await TerminationSignals.next()
+                await group.triggerGracefulShutdown()
+            }
+        }
+        try await group.run()
     }
 
     /// The connection limiter for `settings`, its limit lowered to what the file-descriptor limit (raised to the hard

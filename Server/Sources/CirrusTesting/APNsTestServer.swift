@@ -31,6 +31,8 @@ package final class APNsTestServer: Sendable {
         package var failing: Set<String> = []
         /// The topic (bundle id) the key may send to.
         package var topic = "com.example.app"
+        /// Whether accepted notifications are kept in ``deliveries`` (else only counted, for a benchmark's many).
+        package var keepsDeliveries = true
 
         package init() {}
     }
@@ -51,7 +53,9 @@ package final class APNsTestServer: Sendable {
     private let state: NIOLockedValueBox<State>
 
     struct State {
+        var behaviour: Behaviour
         var deliveries: [Delivery] = []
+        var accepted = 0
         var refusals: [String] = []
         var throttledSoFar: [String: Int] = [:]
     }
@@ -67,6 +71,15 @@ package final class APNsTestServer: Sendable {
     /// The notifications accepted so far, in order.
     package var deliveries: [Delivery] { state.withLockedValue { $0.deliveries } }
 
+    /// How many notifications were accepted, kept or not.
+    package var accepted: Int { state.withLockedValue { $0.accepted } }
+
+    /// What the server answers from now on.
+    package var behaviour: Behaviour {
+        get { state.withLockedValue { $0.behaviour } }
+        set { state.withLockedValue { $0.behaviour = newValue } }
+    }
+
     /// The reasons of the requests refused so far, in order.
     package var refusals: [String] { state.withLockedValue { $0.refusals } }
 
@@ -76,8 +89,8 @@ package final class APNsTestServer: Sendable {
     ) async throws -> T {
         let key = P256.Signing.PrivateKey()
         let (keyId, teamId) = ("KEY1234567", "TEAM123456")
-        let state = NIOLockedValueBox(State())
-        let router = Self.router(publicKey: key.publicKey, keyId: keyId, teamId: teamId, behaviour: behaviour, state: state)
+        let state = NIOLockedValueBox(State(behaviour: behaviour))
+        let router = Self.router(publicKey: key.publicKey, keyId: keyId, teamId: teamId, state: state)
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(TestCertificate.certificatePEM.utf8)).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(TestCertificate.privateKeyPEM.utf8), format: .pem))
@@ -89,20 +102,24 @@ package final class APNsTestServer: Sendable {
     }
 
     private static func router(
-        publicKey: P256.Signing.PublicKey, keyId: String, teamId: String, behaviour: Behaviour, state: NIOLockedValueBox<State>
+        publicKey: P256.Signing.PublicKey, keyId: String, teamId: String, state: NIOLockedValueBox<State>
     ) -> Router<BasicRequestContext> {
         let router = Router()
         router.post("/3/device/:token") { request, context -> Response in
             let token = context.parameters.get("token") ?? ""
             let body = try await request.body.collect(upTo: 1 << 20)
             let headers = Dictionary(request.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let behaviour = state.withLockedValue { $0.behaviour }
             let check = Check(publicKey: publicKey, keyId: keyId, teamId: teamId, topic: behaviour.topic)
             if let (status, reason) = check.refusal(token: token, headers: headers, body: Array(body.readableBytesView), behaviour: behaviour, state: state) {
                 state.withLockedValue { $0.refusals.append(reason) }
                 return Self.reply(status, ["reason": .string(reason)])
             }
             let payload = (try? JSONParser.parse(Array(body.readableBytesView))) ?? .null
-            state.withLockedValue { $0.deliveries.append(Delivery(token: token, headers: headers, payload: payload)) }
+            state.withLockedValue { state in
+                state.accepted += 1
+                if state.behaviour.keepsDeliveries { state.deliveries.append(Delivery(token: token, headers: headers, payload: payload)) }
+            }
             var response = Self.reply(.ok, nil)
             response.headers[HTTPField.Name("apns-id")!] = UUID().uuidString
             return response

@@ -32,6 +32,7 @@ package final class FCMTestServer: Sendable {
     private let state: NIOLockedValueBox<State>
 
     struct State {
+        var behaviour: Behaviour
         var deliveries: [JSON] = []
         var accessTokens: Set<String> = []
         var exchanges = 0
@@ -49,6 +50,12 @@ package final class FCMTestServer: Sendable {
     /// The `message` objects accepted so far, in order.
     package var deliveries: [JSON] { state.withLockedValue { $0.deliveries } }
 
+    /// What the server answers from now on.
+    package var behaviour: Behaviour {
+        get { state.withLockedValue { $0.behaviour } }
+        set { state.withLockedValue { $0.behaviour = newValue } }
+    }
+
     /// How many access tokens were exchanged.
     package var tokenExchanges: Int { state.withLockedValue { $0.exchanges } }
 
@@ -58,8 +65,8 @@ package final class FCMTestServer: Sendable {
     /// Runs `body` with a server listening on a port of its own, then stops it.
     package static func with<T: Sendable>(behaviour: Behaviour = Behaviour(), _ body: @Sendable (FCMTestServer) async throws -> T) async throws -> T {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let state = NIOLockedValueBox(State())
-        let router = router(publicKey: key.publicKey, behaviour: behaviour, state: state)
+        let state = NIOLockedValueBox(State(behaviour: behaviour))
+        let router = router(publicKey: key.publicKey, state: state)
         return try await TestHTTPServer.run(router: router) { port in
             let baseURL = "http://127.0.0.1:\(port)"
             state.withLockedValue { $0.tokenURL = baseURL + "/token" }
@@ -72,7 +79,7 @@ package final class FCMTestServer: Sendable {
     }
 
     private static func router(
-        publicKey: _RSA.Signing.PublicKey, behaviour: Behaviour, state: NIOLockedValueBox<State>
+        publicKey: _RSA.Signing.PublicKey, state: NIOLockedValueBox<State>
     ) -> Router<BasicRequestContext> {
         let router = Router()
         router.post("/token") { request, _ -> Response in
@@ -99,6 +106,7 @@ package final class FCMTestServer: Sendable {
             guard case .object(let message)? = (try? JSONParser.parse(Array(body.readableBytesView)))?["message"], let token = message["token"]?.stringValue else {
                 return error(400, "INVALID_ARGUMENT", nil, "Request contains an invalid argument.")
             }
+            let behaviour = state.withLockedValue { $0.behaviour }
             if behaviour.unregistered.contains(token) { return error(404, "NOT_FOUND", "UNREGISTERED", "Requested entity was not found.") }
             if behaviour.invalid.contains(token) { return error(400, "INVALID_ARGUMENT", "INVALID_ARGUMENT", "The registration token is not a valid FCM registration token") }
             if behaviour.failing.contains(token) { return error(500, "INTERNAL", "INTERNAL", "Internal error encountered.") }

@@ -52,6 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Push notifications") var push: PushOptions
 
     func run() async throws {
+        TerminationSignals.catchFromNow()
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
         let maximumLineSize = configuration.resilience.maximumLogLineSize
         LoggingSystem.bootstrap { label in

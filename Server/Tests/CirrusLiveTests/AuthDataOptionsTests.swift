@@ -14,11 +14,11 @@ struct AuthDataOptionsTests {
             let plain = try await sandbox.startServer()
             #expect(try await Self.logIn(plain, ["weixin": ["openid": "o", "access_token": "t"]]).code == 252)
             #expect(try await Self.logIn(plain, ["anonymous": ["id": "a1"]]).status == 201)
-            #expect(try await plain.stop() == .exited(0))
+            try await plain.stopCleanly()
             let trusting = try await sandbox.startServer(dataDirectory: sandbox.path("trusting"), extra: ["--auth-trust", "github", "--no-auth-anonymous"])
             #expect(try await Self.logIn(trusting, ["github": ["uid": "g"]]).status == 201)
             #expect(try await Self.logIn(trusting, ["anonymous": ["id": "a1"]]).code == 252)
-            #expect(try await trusting.stop() == .exited(0))
+            try await trusting.stopCleanly()
         }
     }
 
@@ -37,7 +37,7 @@ struct AuthDataOptionsTests {
                 #expect(try await Self.logIn(server, ["weixin": ["openid": "wx-1", "access_token": "made-up"]]).code == 251)
                 let tokens = try await server.client.send("POST", "/1.1/fileTokens", json: ["name": "a.txt"])
                 #expect(tokens.json["url"]?.stringValue?.hasPrefix("https://files.example.com/files/") == true)
-                #expect(try await server.stop() == .exited(0))
+                try await server.stopCleanly()
             }
         }
     }

@@ -88,7 +88,7 @@ struct GracefulShutdownTests {
             let server = try await sandbox.startServer()
             let created = try await server.client.send("POST", "/1.1/classes/Note", json: ["text": "kept"])
             #expect(created.status == 201)
-            #expect(try await server.stop() == .exited(0))
+            try await server.stopCleanly()
             #expect(server.process.output.contains("store closed"))
         }
     }

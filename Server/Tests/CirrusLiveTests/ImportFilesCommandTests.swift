@@ -45,7 +45,7 @@ struct ImportFilesCommandTests {
             let content = try await server.client.send("GET", path)
             #expect(content.status == 200)
             #expect(content.bodyText == "hello, file")
-            #expect(try await server.stop() == .exited(0))
+            try await server.stopCleanly()
         }
     }
 

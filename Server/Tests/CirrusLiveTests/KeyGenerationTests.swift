@@ -22,7 +22,7 @@ struct KeyGenerationTests {
                 "POST", "/1.1/classes/Note", json: ["text": "hello"], headers: ["X-LC-Id": keys.appId, "X-LC-Key": "not-the-key"]
             )
             #expect(wrongKey.status == 401)
-            #expect(try await server.stop() == .exited(0))
+            try await server.stopCleanly()
         }
     }
 

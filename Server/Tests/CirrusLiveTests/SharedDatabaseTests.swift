@@ -14,8 +14,8 @@ struct SharedDatabaseTests {
                 async let second = sandbox.startServer(dataDirectory: sandbox.path("b"), extra: ["--database", url])
                 let (a, b) = try await (first, second)
                 try await body(a, b)
-                #expect(try await a.stop() == .exited(0))
-                #expect(try await b.stop() == .exited(0))
+                try await a.stopCleanly()
+                try await b.stopCleanly()
             }
         }
     }

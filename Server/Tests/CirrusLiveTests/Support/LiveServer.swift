@@ -1,5 +1,6 @@
 import CirrusTesting
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -39,6 +40,16 @@ struct LiveServer: Sendable {
         client.invalidate()
         process.send(SIGTERM)
         return try await process.waitForExit()
+    }
+
+    /// Ends the server with `SIGTERM` and expects it to exit with status 0; when it does not, the issue carries how it
+    /// ended and the end of its output.
+    func stopCleanly(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let termination = try await stop()
+        #expect(
+            termination == .exited(0), "cirrus ended with \(termination). Output:\n\(process.output.suffix(8000))",
+            sourceLocation: sourceLocation
+        )
     }
 
     /// Ends the server with `SIGKILL`, as a crash would, and waits for it to be gone.
