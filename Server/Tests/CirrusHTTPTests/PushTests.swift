@@ -11,18 +11,22 @@ import Testing
 struct PushTests {
     static let topic = "com.example.app"
 
+    /// The `n`th device token: 64 hex digits, zero-padded (so that no two numbers give one token).
     static func token(_ n: Int) -> String {
         let hex = String(n, radix: 16)
-        return String(repeating: "a", count: 64 - hex.count) + hex
+        return String(repeating: "0", count: 64 - hex.count) + hex
     }
 
     /// A server whose pushes go to the stand-ins: APNs for iOS tokens listed in `unregistered` answers 410, FCM for
     /// `gone-*` tokens `UNREGISTERED`.
+    /// `failing` iOS tokens get APNs' 500 every time; `fcmDown` points the FCM client at port 1, where nothing listens.
     static func withPushServer(
-        unregistered: Set<String> = [], _ body: @Sendable (TestClient, APNsTestServer, FCMTestServer) async throws -> Void
+        unregistered: Set<String> = [], failing: Set<String> = [], fcmDown: Bool = false,
+        _ body: @Sendable (TestClient, APNsTestServer, FCMTestServer) async throws -> Void
     ) async throws {
         var apnsBehaviour = APNsTestServer.Behaviour()
         apnsBehaviour.unregistered = unregistered
+        apnsBehaviour.failing = failing
         var fcmSettings = FCMTestServer.Behaviour()
         fcmSettings.unregistered = ["gone-1", "gone-2"]
         let fcmBehaviour = fcmSettings
@@ -33,7 +37,10 @@ struct PushTests {
                 let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
                 let credentials = try APNsCredentials(keyPEM: apnsServer.keyPEM, keyId: apnsServer.keyId, teamId: apnsServer.teamId)
                 let apns = APNsClient(credentials: credentials, client: http, productionURL: apnsServer.baseURL, sandboxURL: apnsServer.baseURL)
-                let fcm = FCMClient(account: try FCMServiceAccount(json: Array(fcmServer.serviceAccountJSON.utf8)), client: http, baseURL: fcmServer.baseURL)
+                let fcmURL = fcmDown ? "http://127.0.0.1:1" : fcmServer.baseURL  // nothing listens on port 1
+                let fcm = FCMClient(
+                    account: try FCMServiceAccount(json: Array(fcmServer.serviceAccountJSON.utf8)), client: http, baseURL: fcmURL, timeout: .seconds(2)
+                )
                 do {
                     try await TestServer.with(configure: { configuration in
                         configuration.push.apnsSender = apns
@@ -57,10 +64,10 @@ struct PushTests {
         return reply.json["objectId"]?.stringValue ?? ""
     }
 
-    /// Waits until the push's record is done (or another end), and answers it: up to a minute, for a machine running
+    /// Waits until the push's record is done (or another end), and answers it: up to `minutes`, for a machine running
     /// hundreds of tests at once.
-    static func finished(_ client: TestClient, _ objectId: String) async throws -> JSON {
-        for _ in 0..<1200 {
+    static func finished(_ client: TestClient, _ objectId: String, minutes: Int = 1) async throws -> JSON {
+        for _ in 0..<(1200 * minutes) {
             let record = try await client.send(.leancloud, .get, "/1.1/notifications/" + objectId, auth: .master).json
             if let status = record["status"]?.stringValue, !["scheduled", "sending"].contains(status) { return record }
             try await Task.sleep(for: .milliseconds(50))
@@ -114,6 +121,65 @@ struct PushTests {
         }
     }
 
+    @Test("a push to a CQL audience reaches the installations its select matches")
+    func cqlAudience() async throws {
+        try await Self.withPushServer { client, apnsServer, _ in
+            for n in 1...6 {
+                _ = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(n)), "level": .int(Int64(n))])
+            }
+            let sent = try await client.send(.leancloud, .post, "/1.1/push", json: [
+                "cql": "select * from _Installation where level >= 5 and deviceType = 'ios'", "data": ["alert": "CQL"],
+            ], auth: .master)
+            let record = try await Self.finished(client, sent.json["objectId"]?.stringValue ?? "")
+            #expect(record["cql"] == "select * from _Installation where level >= 5 and deviceType = 'ios'")
+            #expect(record["successes"] == 2)
+            #expect(Set(apnsServer.deliveries.map(\.token)) == [Self.token(5), Self.token(6)])
+        }
+    }
+
+    @Test("10 000 installations are each sent one notification, read from the store a page at a time")
+    func manyInstallations() async throws {
+        try await Self.withPushServer { client, apnsServer, _ in
+            let count = 10_000
+            for start in stride(from: 0, to: count, by: 100) {
+                let requests: [JSON] = (start..<start + 100).map { n in
+                    ["method": "POST", "path": "/1.1/classes/_Installation", "body": ["deviceType": "ios", "deviceToken": .string(Self.token(n + 1)), "channels": ["all"]]]
+                }
+                let reply = try await client.send(.leancloud, .post, "/1.1/batch", json: ["requests": .array(requests)], auth: .master)
+                #expect(reply.status == 200)
+                #expect(reply.json.arrayValue?.allSatisfy { $0["success"] != nil } == true, "\(reply.bodyText.prefix(300))")
+            }
+            let stored = try await client.send(.leancloud, .get, "/1.1/installations?count=1&limit=0", auth: .master)
+            #expect(stored.json["count"] == .int(Int64(count)))
+            let sent = try await client.send(.leancloud, .post, "/1.1/push", json: ["channels": ["all"], "data": ["alert": "Everyone"]], auth: .master)
+            let record = try await Self.finished(client, sent.json["objectId"]?.stringValue ?? "", minutes: 10)
+            #expect(record["status"] == "done")
+            #expect(record["successes"] == .int(Int64(count)))
+            let tokens = apnsServer.deliveries.map(\.token)
+            #expect(tokens.count == count)
+            #expect(Set(tokens) == Set((1...count).map(Self.token)))
+        }
+    }
+
+    @Test("a provider that fails or is down costs only its own devices: the rest are served and the push finishes")
+    func providerDown() async throws {
+        let failing = Self.token(3)
+        try await Self.withPushServer(failing: [failing], fcmDown: true) { client, apnsServer, _ in
+            for n in 1...3 {
+                _ = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(n)), "channels": ["c"]])
+            }
+            let android = try await Self.install(client, ["deviceType": "android", "deviceToken": "fcm-9", "installationId": "i-9", "channels": ["c"]])
+            let sent = try await client.send(.leancloud, .post, "/1.1/push", json: ["channels": ["c"], "data": ["alert": "Hi"]], auth: .master)
+            let record = try await Self.finished(client, sent.json["objectId"]?.stringValue ?? "")
+            #expect(record["status"] == "done")
+            #expect([record["successes"], record["invalid"], record["errors"]] == [2, 0, 2])
+            #expect(Set(apnsServer.deliveries.map(\.token)) == [Self.token(1), Self.token(2)])
+            // APNs was asked three times for the failing token (two retries), and no device was removed for it.
+            #expect(apnsServer.refusals.filter { $0 == "InternalServerError" }.count == 3)
+            #expect(try await client.send(.leancloud, .get, "/1.1/installations/" + android, auth: .master).json["deviceToken"] == "fcm-9")
+        }
+    }
+
     @Test("a scheduled push is listed and cancelled, and is never sent")
     func scheduled() async throws {
         try await Self.withPushServer { client, apnsServer, _ in
@@ -150,6 +216,11 @@ struct PushTests {
         Refusal(dialect: .leancloud, body: ["data": ["alert": .string(String(repeating: "x", count: 5000))]], code: 1),
         Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "req_id": "not valid!"], code: 1),
         Refusal(dialect: .leancloud, body: ["data": ["alert": "x"]], master: false, code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "cql": "select * from _Installation", "channels": ["a"]], code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "cql": "select * from _User"], code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "cql": "select * from _Installation where"], code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "cql": "delete from _Installation where objectId = 'a'"], code: 1),
+        Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "cql": 5], code: 1),
     ]
 
     @Test("a push is refused when it is malformed or comes from a client, in each dialect's terms", arguments: refusals)

@@ -1,4 +1,5 @@
 package import CirrusModel
+import CirrusQueryLanguage
 package import CirrusStorage
 
 /// A push as a client asks for it (`POST /push`), read and checked: what to send, to which installations, when, and
@@ -9,6 +10,8 @@ package struct PushRequest: Sendable, Equatable {
     /// The installations it goes to: a `where` over `_Installation` (the `channels` folded in as a condition on the
     /// `channels` array); `{}` for every installation.
     package var audience: JSON
+    /// LeanCloud's other form of audience: a CQL `select` from `_Installation`, whose condition is the audience.
+    package var cql: String?
     /// When it is due; `nil` for now.
     package var pushTime: Timestamp?
     package var expiresAt: Timestamp?
@@ -25,7 +28,17 @@ package struct PushRequest: Sendable, Equatable {
 
     /// The audience as a condition over `_Installation`.
     package func condition() throws(APIError) -> Condition {
-        try Condition(where: audience)
+        guard let cql else { return try Condition(where: audience) }
+        let statement: CompiledStatement
+        do {
+            statement = try StatementCompiler(language: .cql, now: .now()).compile(cql)
+        } catch {
+            throw Self.invalid("CQL syntax error.Detail: \(error.report(for: cql))")
+        }
+        guard case .find(let find) = statement, find.query.className == "_Installation" else {
+            throw Self.invalid("cql must be a select from _Installation")
+        }
+        return find.query.condition
     }
 
     /// Reads a request body.
@@ -36,7 +49,6 @@ package struct PushRequest: Sendable, Equatable {
         guard case .object(let members) = body else { throw invalid("the body must be a JSON object") }
         guard JSONWriter.bytes(body).count <= maximumSize else { throw invalid("the push is larger than \(maximumSize) bytes") }
         guard case .object(let data)? = members["data"] else { throw invalid("data (an object) is required") }
-        if members["cql"] != nil { throw invalid("cql audiences are not supported yet: use where or channels") }
         var parts: [JSON] = []
         switch members["where"] {
         case nil, .null?: break
@@ -55,6 +67,12 @@ package struct PushRequest: Sendable, Equatable {
         }
         let audience: JSON = parts.count > 1 ? ["$and": .array(parts)] : parts.first ?? [:]
         var request = PushRequest(data: data, audience: audience)
+        switch members["cql"] {
+        case nil, .null?: break
+        case .string? where !parts.isEmpty: throw invalid("cql can not be set with where or channels")
+        case .string(let cql)?: request.cql = cql
+        default: throw invalid("cql must be a string")
+        }
         _ = try request.condition()
         if let time = try date(members["push_time"], "push_time"), time.millisecondsSince1970 > now.millisecondsSince1970 + 60_000 {
             request.pushTime = time
@@ -118,6 +136,7 @@ package struct PushRequest: Sendable, Equatable {
     /// The request as the pushes table keeps it.
     package var stored: String {
         var members: [String: JSON] = ["data": .object(data), "where": audience]
+        if let cql { members["cql"] = .string(cql) }
         if let sandbox { members["prod"] = .string(sandbox ? "dev" : "prod") }
         if let notificationId { members["notification_id"] = .string(notificationId) }
         return JSONWriter.string(.object(members))
@@ -129,6 +148,7 @@ package struct PushRequest: Sendable, Equatable {
             return nil
         }
         self.init(data: data, audience: members["where"] ?? [:], pushTime: push.pushTime, expiresAt: push.expiresAt)
+        cql = members["cql"]?.stringValue
         sandbox = members["prod"]?.stringValue.map { $0 == "dev" }
         notificationId = members["notification_id"]?.stringValue
         requestId = push.requestId
