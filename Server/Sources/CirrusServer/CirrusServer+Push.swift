@@ -28,6 +28,7 @@ extension CirrusServer {
         senders.settings.clientPush = configuration.clientPush
         senders.settings.apnsTopic = configuration.apnsTopic
         senders.settings.apnsSandbox = configuration.apnsSandbox
+        senders.settings.installationLifetime = configuration.installationLifetime
         do {
             if senders.apns == nil, let file = configuration.apnsKeyFile {
                 guard let keyId = configuration.apnsKeyId, let teamId = configuration.apnsTeamId else {

@@ -20,6 +20,8 @@ public struct PushConfiguration: Sendable {
     public var caFile: String?
     /// Whether clients without the master key may send pushes (LeanCloud's setting, off by default).
     public var clientPush = false
+    /// How long after its device last saved it an installation expires (LeanCloud's 90 days); `nil` for never.
+    public var installationLifetime: Duration? = .seconds(90 * 86_400)
     /// Senders to use instead of the ones the files configure (tests, embedders).
     package var apnsSender: (any APNsSender)?
     package var fcmSender: (any FCMSender)?

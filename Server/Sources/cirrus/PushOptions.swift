@@ -33,6 +33,9 @@ struct PushOptions: ParsableArguments {
     @Option(help: "Whether clients may send pushes without the master key (CIRRUS_CLIENT_PUSH; default false, as LeanCloud).")
     var clientPush: Bool?
 
+    @Option(help: "Days after which an installation not saved again expires: it gets no pushes and is removed (CIRRUS_INSTALLATION_LIFETIME_DAYS; default 90, as LeanCloud; 0 for never).")
+    var installationLifetimeDays: Int?
+
     /// Applies the given flags and variables.
     /// - Throws: `ValidationError` for an environment other than production or development, a key without its ids, or
     ///   a URL that is not https (or http on loopback).
@@ -47,6 +50,10 @@ struct PushOptions: ParsableArguments {
         push.fcmURL = values.string(fcmUrl, "CIRRUS_FCM_URL")
         push.caFile = values.string(pushCaFile, "CIRRUS_PUSH_CA_FILE")
         push.clientPush = try values.bool(clientPush, "CIRRUS_CLIENT_PUSH") ?? false
+        if let days = try values.integer(installationLifetimeDays, "CIRRUS_INSTALLATION_LIFETIME_DAYS") {
+            guard days >= 0 else { throw ValidationError("CIRRUS_INSTALLATION_LIFETIME_DAYS is a number of days, 0 for never, got \(days).") }
+            push.installationLifetime = days > 0 ? .seconds(Int64(days) * 86_400) : nil
+        }
         switch values.string(apnsEnvironment, "CIRRUS_APNS_ENVIRONMENT") {
         case nil, "production": push.apnsSandbox = false
         case "development": push.apnsSandbox = true

@@ -1,5 +1,5 @@
 package import CirrusConcurrency
-import CirrusModel
+package import CirrusModel
 package import CirrusStorage
 package import Logging
 
@@ -23,6 +23,9 @@ package struct PushSender: Sendable {
     package var idlePause: Duration = .seconds(5)
     /// The pauses before the retries of a device whose provider asked to try again.
     package var retryPauses: [Duration] = [.seconds(1), .seconds(2)]
+    /// How often this instance removes expired installations (``PushSettings/installationLifetime``), at most: at
+    /// least once per lifetime.
+    package var expirySweepInterval: Duration = .seconds(3600)
 
     package init(objects: ObjectService, apns: (any APNsSender)?, fcm: (any FCMSender)?, settings: PushSettings, bell: Doorbell, logger: Logger) {
         self.objects = objects
@@ -35,7 +38,12 @@ package struct PushSender: Sendable {
 
     /// Sends due pushes until cancelled; looks for due ones every ``idlePause``, at once when this instance adds one.
     package func run() async {
+        var nextSweep = ContinuousClock.now
         while !Task.isCancelled {
+            if ContinuousClock.now >= nextSweep {
+                await removeExpiredInstallations(now: .now())
+                nextSweep = .now + min(expirySweepInterval, settings.installationLifetime ?? expirySweepInterval)
+            }
             while !Task.isCancelled, let push = await claim() { await send(push) }
             await bell.wait(upTo: idlePause)
         }
@@ -84,11 +92,13 @@ package struct PushSender: Sendable {
         }
     }
 
-    /// The next page of the audience after `cursor`, in objectId order, read as the master.
+    /// The next page of the audience after `cursor`, in objectId order, read as the master; expired installations
+    /// are not in it.
     func installations(_ audience: Condition, after cursor: String?) async throws -> [StoredObject] {
         let schema = try await objects.schema(of: "_Installation")
         var parts = [audience]
         if let cursor { parts.append(.compare(FieldPath(field: "objectId"), .greaterThan, .string(cursor))) }
+        if let cutoff = expiryCutoff(now: .now()) { parts.append(.compare(FieldPath(field: "updatedAt"), .greaterThanOrEqual, .date(cutoff))) }
         let query = StorageQuery(
             className: "_Installation", schema: schema, condition: .all(parts), order: [SortKey(path: FieldPath(field: "objectId"))], limit: pageSize
         )
@@ -179,4 +189,34 @@ package struct PushSender: Sendable {
         return updated?.object.fields["badge"]?.intValue.map(Int.init) ?? amount
     }
 
+    // MARK: Expiry
+
+    /// The oldest `updatedAt` a live installation has at `now`, or `nil` when installations do not expire.
+    func expiryCutoff(now: Timestamp) -> Timestamp? {
+        settings.installationLifetime.map { now.adding(.zero - $0) }
+    }
+
+    /// Removes the installations not saved within the lifetime, a page at a time; answers how many. Instances sharing
+    /// the database may sweep at once: each removes what is left.
+    @discardableResult
+    package func removeExpiredInstallations(now: Timestamp) async -> Int {
+        guard let cutoff = expiryCutoff(now: now) else { return 0 }
+        var removed = 0
+        do {
+            let schema = try await objects.schema(of: "_Installation")
+            while !Task.isCancelled {
+                let query = StorageQuery(
+                    className: "_Installation", schema: schema,
+                    condition: .compare(FieldPath(field: "updatedAt"), .lessThan, .date(cutoff)), limit: pageSize
+                )
+                let expired = try await objects.store.find(query).map(\.objectId)
+                guard !expired.isEmpty else { break }
+                removed += try await objects.delete("_Installation", objectIds: expired, condition: nil, caller: .master).count
+            }
+        } catch {
+            logger.warning("cannot remove expired installations", metadata: ["error": "\(error)"])
+        }
+        if removed > 0 { logger.info("expired installations removed", metadata: ["count": "\(removed)"]) }
+        return removed
+    }
 }

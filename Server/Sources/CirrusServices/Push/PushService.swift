@@ -10,6 +10,9 @@ package struct PushSettings: Sendable {
     package var apnsTopic: String?
     /// Apple's development environment by default (a push's `prod` chooses for itself).
     package var apnsSandbox = false
+    /// How long an installation lives after its device last saved it (LeanCloud's 90 days): older ones get no pushes
+    /// and are removed. `nil` for ever.
+    package var installationLifetime: Duration? = .seconds(90 * 86_400)
 
     package init() {}
 }
