@@ -4,10 +4,13 @@ import Foundation
 import Security
 #endif
 
-/// Reads and writes the current user's snapshot (its JSON) where ``LCApplication/CurrentUserStorage`` says.
+/// Reads and writes the current user's snapshot (its JSON) where ``LCApplication/CurrentUserStorage`` says; with
+/// `name` `currentInstallation`, the current installation's, beside it.
 struct CurrentUserStore {
     let storage: LCApplication.CurrentUserStorage
     let appId: String
+    /// The item: the file `<name>.json`, the Keychain service `cirrus.<name>.<app id>`.
+    var name = "currentUser"
 
     /// The stored snapshot, or `nil` when none is stored or it does not parse.
     func load() -> JSON? {
@@ -15,8 +18,8 @@ struct CurrentUserStore {
         return try? JSONParser.parse(bytes)
     }
 
-    /// Stores `snapshot`, or removes the stored one for `nil`. Failures are ignored: the user stays logged in for
-    /// this launch.
+    /// Stores `snapshot`, or removes the stored one for `nil`. Failures are ignored: the user stays logged in (the
+    /// installation stays current) for this launch.
     func save(_ snapshot: JSON?) {
         if let snapshot {
             write(Data(JSONWriter.bytes(snapshot)))
@@ -64,10 +67,10 @@ struct CurrentUserStore {
         }
     }
 
-    private var service: String { "cirrus.currentUser.\(appId)" }
+    private var service: String { "cirrus.\(name).\(appId)" }
 
     private func fileURL(in directory: URL) -> URL {
-        directory.appendingPathComponent(appId, isDirectory: true).appendingPathComponent("currentUser.json")
+        directory.appendingPathComponent(appId, isDirectory: true).appendingPathComponent(name + ".json")
     }
 
     private func writeFile(_ data: Data, in directory: URL) {

@@ -1,7 +1,8 @@
 import CirrusModel
 public import Foundation
 
-/// An app on a Cirrus (or LeanCloud) server: its id, key and server URL, and the user logged in to it.
+/// An app on a Cirrus (or LeanCloud) server: its id, key and server URL, the user logged in to it and this device's
+/// installation.
 ///
 /// Most apps use one, ``default``, set once at launch:
 /// ```swift
@@ -15,6 +16,7 @@ public final class LCApplication: @unchecked Sendable {
     private let lock = Lock()
     private var settings: Settings?
     private var user: CurrentUser = .unloaded
+    private var installation: LCInstallation?
     private var liveQuery: LiveQueryConnection?
 
     /// What ``set(id:key:serverURL:configuration:)`` was given.
@@ -54,6 +56,7 @@ public final class LCApplication: @unchecked Sendable {
         lock.withLock {
             settings = Settings(id: id, key: key, serverURL: url, configuration: configuration)
             user = .unloaded
+            installation = nil
         }
     }
 
@@ -115,6 +118,45 @@ public final class LCApplication: @unchecked Sendable {
             guard case .loaded(let current) = user, current === changed else { return }
             storeUser(current)
         }
+    }
+
+    /// This device's installation for the app, kept across launches where the current user is
+    /// (``Configuration/currentUserStorage``), so the next launch saves onto the same `_Installation`.
+    ///
+    /// The first use reads the installation the last launch saved, or makes a new one (``LCInstallation`` sets its
+    /// device type, time zone and APNs topic). Each save of it stores it again.
+    /// ```swift
+    /// let installation = LCApplication.default.currentInstallation
+    /// installation.set(deviceToken: token, apnsTeamId: "TEAMID1234")
+    /// try await installation.save()
+    /// ```
+    public var currentInstallation: LCInstallation {
+        lock.withLock {
+            if let installation { return installation }
+            let current = loadInstallation() ?? LCInstallation(application: self)
+            installation = current
+            return current
+        }
+    }
+
+    /// Stores the current installation again after it was saved or fetched.
+    func persistCurrentInstallation(ifItIs changed: LCInstallation) {
+        lock.withLock {
+            guard let settings, installation === changed else { return }
+            installationStore(settings).save(ObjectEncoder.snapshot(changed))
+        }
+    }
+
+    private func loadInstallation() -> LCInstallation? {
+        guard let settings, let json = installationStore(settings).load(),
+            let loaded = ObjectDecoder(application: self).object(json, className: LCInstallation.objectClassName()) as? LCInstallation
+        else { return nil }
+        loaded.refreshDeviceFields()
+        return loaded
+    }
+
+    private func installationStore(_ settings: Settings) -> CurrentUserStore {
+        CurrentUserStore(storage: settings.configuration.currentUserStorage, appId: settings.id, name: "currentInstallation")
     }
 
     private func loadUser() -> LCUser? {

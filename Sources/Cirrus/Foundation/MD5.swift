@@ -13,10 +13,7 @@ enum MD5 {
 
     /// The digest of `bytes` as 32 lower-case hex digits.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        digest(Array(bytes)).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        digest(Array(bytes)).lowercaseHex
     }
 
     /// The digest of `text`'s UTF-8 bytes as 32 lower-case hex digits.
@@ -63,5 +60,15 @@ enum MD5 {
             b = b &+ (f << shifts[round] | f >> (32 - shifts[round]))
         }
         return (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
+    }
+}
+
+extension Sequence<UInt8> {
+    /// The bytes as lower-case hex digits, two a byte (digests, APNs device tokens).
+    var lowercaseHex: String {
+        map { byte in
+            let text = String(byte, radix: 16)
+            return byte < 16 ? "0" + text : text
+        }.joined()
     }
 }

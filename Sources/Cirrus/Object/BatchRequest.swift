@@ -7,12 +7,10 @@ struct BatchRequest {
     /// Saves each object with one sub-request, with the query parameters of its options (`params`).
     /// - Throws: the first item's error, after every successful item was recorded.
     func save(_ objects: [LCObject], options: [[LCObject.SaveOption]]? = nil) async throws {
-        let requests = objects.map { object in
-            (object.objectId == nil ? "POST" : "PUT", object.objectEndpoint ?? object.endpoint)
-        }
         let sent = objects.map { $0.takeOperations() }
-        let items = requests.indices.map { index in
-            item(requests[index].0, requests[index].1, body: LCObject.body(sent[index]), params: options?[index].parameters ?? [])
+        let items = objects.indices.map { index in
+            let request = objects[index].saveRequest(sent[index])
+            return item(request.method, request.path, body: request.body, params: options?[index].parameters ?? [])
         }
         try await run(items) { index, reply in
             objects[index].didSave(reply)

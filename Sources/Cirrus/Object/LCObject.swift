@@ -127,6 +127,15 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
     /// The REST path of this object, `nil` before it is saved.
     var objectEndpoint: String? { objectId.map { endpoint + "/" + $0.value } }
 
+    /// The request that saves `operations` (taken from the object): `POST` to the class for a new object, `PUT` of
+    /// the operations to the object otherwise. ``LCInstallation`` always posts itself whole to `/installations`.
+    func saveRequest(_ operations: [String: Operation]) -> SaveRequest {
+        SaveRequest(method: objectId == nil ? "POST" : "PUT", path: objectEndpoint ?? endpoint, body: Self.body(operations))
+    }
+
+    /// Refuses a save before any request is sent; ``LCInstallation`` needs a device token or an installation id.
+    func validateBeforeSaving() throws {}
+
     /// Called after a save was recorded; ``LCUser`` forgets the password it sent.
     func didSaveFields() {}
 

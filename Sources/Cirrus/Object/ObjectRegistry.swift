@@ -12,7 +12,15 @@ enum ObjectRegistry {
         lock.withLock { registered[type.objectClassName()] = type }
     }
 
+    /// An empty object of `className` for what the server sends: what its initializer set (an ``LCInstallation``'s
+    /// fields of this device, a subclass's defaults) is dropped, so that none of it is taken for a change to save.
     static func make(application: LCApplication, className: String) -> LCObject {
+        let object = instance(application: application, className: className)
+        object.lock.withLock { object.state = LCObject.State() }
+        return object
+    }
+
+    private static func instance(application: LCApplication, className: String) -> LCObject {
         if let type = lock.withLock({ registered[className] }) { return type.init(application: application) }
         switch className {
         case LCUser.objectClassName(): return LCUser(application: application)

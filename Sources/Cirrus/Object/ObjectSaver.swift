@@ -8,36 +8,46 @@ struct ObjectSaver {
     private var client: RESTClient { RESTClient(application: application) }
 
     /// Saves `object` with one request, after the new objects it points to.
+    /// - Throws: what ``LCObject/validateBeforeSaving()`` of any of them throws, before any request.
     func save(_ object: LCObject, options: [LCObject.SaveOption]) async throws {
-        try await saveInLevels(dependencies(of: [object]).filter { $0 !== object })
+        let all = dependencies(of: [object])
+        try Self.validate(all)
+        try await saveInLevels(all.filter { $0 !== object })
         try await saveOne(object, options: options)
     }
 
     /// Saves `objects` and the new objects they point to, with as few batch requests as the references allow;
     /// `options` apply to the sub-requests of `objects` (not of the new objects saved before them).
     func save(_ objects: [LCObject], options: [LCObject.SaveOption] = []) async throws {
-        try await saveInLevels(dependencies(of: objects)) { object in objects.contains { $0 === object } ? options : [] }
+        let all = dependencies(of: objects)
+        try Self.validate(all)
+        try await saveInLevels(all) { object in objects.contains { $0 === object } ? options : [] }
     }
 
-    /// One object alone: `POST` for a new one, `PUT` for an existing one with changes, nothing otherwise.
+    /// One object alone: `POST` for a new one, `PUT` for an existing one with changes, nothing otherwise
+    /// (``LCObject/saveRequest(_:)``).
     func saveOne(_ object: LCObject, options: [LCObject.SaveOption]) async throws {
         if let file = object as? LCFile, file.objectId == nil {
             return try await file.upload(progress: nil)
         }
         guard object.hasDataToUpload else { return }
-        let method = object.objectId == nil ? "POST" : "PUT"
-        let path = object.objectEndpoint ?? object.endpoint
         let operations = object.takeOperations()
+        let request = object.saveRequest(operations)
         let reply: JSON
         do {
             reply = try await client.send(
-                method, path, query: options.parameters, body: LCObject.body(operations), session: object.sessionForWrites
+                request.method, request.path, query: options.parameters, body: request.body, session: object.sessionForWrites
             )
         } catch {
             object.restoreOperations(operations)
             throw error
         }
         object.didSave(reply)
+    }
+
+    /// Checks each object that has something to save (``LCObject/validateBeforeSaving()``).
+    private static func validate(_ objects: [LCObject]) throws {
+        for object in objects where object.hasDataToUpload { try object.validateBeforeSaving() }
     }
 
     /// `roots` and every new object reachable from them through pending operations, each once.
@@ -69,4 +79,11 @@ struct ObjectSaver {
             remaining.removeAll { object in level.contains { $0 === object } }
         }
     }
+}
+
+/// The method, path (after `/1.1`) and body of one object's save.
+struct SaveRequest {
+    let method: String
+    let path: String
+    let body: JSON
 }
