@@ -13,7 +13,7 @@ import uuid
 import pytest
 import requests
 
-from conftest import APP_ID, MASTER_KEY, cirrus_binary, leancloud_sdk_at, parse_sdk_at, running_server
+from conftest import APP_ID, MASTER_KEY, CirrusServer, cirrus_binary, leancloud_sdk_at, parse_sdk_at, postgres_schema, running_server
 
 
 def master_headers():
@@ -21,7 +21,7 @@ def master_headers():
 
 
 def finished(cirrus, objectId):
-    for _ in range(100):
+    for _ in range(300):
         record = requests.get(cirrus.url + "/1.1/notifications/" + objectId, headers=master_headers(), timeout=10).json()
         if record.get("status") not in ("scheduled", "sending"):
             return record
@@ -95,17 +95,21 @@ def stand_ins(tmp_path_factory):
     assert process.wait(timeout=30) == 0
 
 
-@pytest.fixture(scope="module")
-def pushing(tmp_path_factory, stand_ins):
-    """A server of its own that sends through the stand-ins."""
+def push_arguments(stand_ins):
+    """The flags that point a server's push clients at the stand-ins."""
     directory = stand_ins["directory"]
-    arguments = (
+    return (
         "--apns-key-file", str(directory / "apns-key.p8"), "--apns-key-id", stand_ins["keyId"],
         "--apns-team-id", stand_ins["teamId"], "--apns-topic", stand_ins["topic"], "--apns-url", stand_ins["apnsURL"],
         "--fcm-service-account", str(directory / "fcm-service-account.json"), "--fcm-url", stand_ins["fcmURL"],
         "--push-ca-file", str(directory / "ca.pem"),
     )
-    with running_server(tmp_path_factory, "pushing", arguments) as server:
+
+
+@pytest.fixture(scope="module")
+def pushing(tmp_path_factory, stand_ins):
+    """A server of its own that sends through the stand-ins."""
+    with running_server(tmp_path_factory, "pushing", push_arguments(stand_ins)) as server:
         yield server
 
 
@@ -181,3 +185,46 @@ def test_parsepy_pushes_to_a_query_and_only_the_matching_devices_receive_it(push
     time.sleep(0.5)
     tokens = [delivery["token"] for delivery in received(stand_ins)["apns"] if delivery["payload"]["aps"].get("alert") == "to the team " + marker]
     assert tokens == [wanted]
+
+
+def test_two_servers_sharing_a_postgresql_database_send_each_push_once_a_scheduled_one_included(tmp_path_factory, stand_ins):
+    schema = postgres_schema()
+    if schema is None:
+        pytest.skip("servers share a database on PostgreSQL only")
+    behave(stand_ins)
+    root = tmp_path_factory.mktemp("shared-push")
+    servers = [CirrusServer(cirrus_binary(), root / ("data%d" % i), root / ("cirrus%d.log" % i), push_arguments(stand_ins),
+                            schema=schema, owns_schema=(i == 1)) for i in range(2)]
+    try:
+        for one in servers:
+            one.wait_until_ready()
+        channel = "shared" + uuid.uuid4().hex[:8]
+        tokens = [hex_token() for _ in range(3)]
+        for index, token in enumerate(tokens):
+            made = requests.post(servers[index % 2].url + "/1.1/installations", headers=master_headers(),
+                                 json={"deviceType": "ios", "deviceToken": token, "channels": [channel]}, timeout=10)
+            assert made.status_code == 201, made.text
+        # LeanCloud sends a push_time less than a minute away at once: this one is scheduled, 62 s ahead.
+        due = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() + 62))
+        scheduled = requests.post(servers[0].url + "/1.1/push", headers=master_headers(), timeout=10,
+                                  json={"channels": [channel], "data": {"alert": channel + " scheduled"}, "push_time": due}).json()["objectId"]
+        listed = requests.get(servers[1].url + "/1.1/scheduledPushMessages", headers=master_headers(), timeout=10).json()["results"]
+        assert any(item["push_msg"]["data"] == {"alert": channel + " scheduled"} for item in listed)
+        now = [requests.post(servers[i % 2].url + "/1.1/push", headers=master_headers(), timeout=10,
+                             json={"channels": [channel], "data": {"alert": "%s now %d" % (channel, i)}}).json()["objectId"] for i in range(6)]
+        for objectId in now:
+            assert finished(servers[1], objectId)["successes"] == 3
+        record = None
+        for _ in range(120):
+            record = requests.get(servers[1].url + "/1.1/notifications/" + scheduled, headers=master_headers(), timeout=10).json()
+            if record["status"] not in ("scheduled", "sending"):
+                break
+            time.sleep(1)
+        assert record["status"] == "done" and record["successes"] == 3, record
+        alerts = [(delivery["payload"]["aps"]["alert"], delivery["token"]) for delivery in received(stand_ins)["apns"]
+                  if delivery["payload"]["aps"].get("alert", "").startswith(channel)]
+        expected = [(alert, token) for alert in [channel + " scheduled"] + ["%s now %d" % (channel, i) for i in range(6)] for token in tokens]
+        assert sorted(alerts) == sorted(expected)
+    finally:
+        for one in servers:
+            one.stop()
