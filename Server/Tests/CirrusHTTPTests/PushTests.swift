@@ -4,6 +4,7 @@ import CirrusModel
 import CirrusServer
 import CirrusServices
 import CirrusTesting
+import HTTPTypes
 import NIOSSL
 import Testing
 
@@ -138,6 +139,54 @@ struct PushTests {
         }
     }
 
+    @Test("a push to listed devices reaches them alone: Apple devices by token (in either case), Android by installation id")
+    func listedDevices() async throws {
+        try await Self.withPushServer { client, apnsServer, fcmServer in
+            for n in 1...3 { _ = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(n))]) }
+            for n in 1...2 {
+                _ = try await Self.install(client, ["deviceType": "android", "deviceToken": .string("fcm-\(n)"), "installationId": .string("i-\(n)")])
+            }
+            let ios = try await client.send(.leancloud, .post, "/1.1/push/devices", json: [
+                "device_type": "ios", "device_ids": [.string(Self.token(1).uppercased()), .string(Self.token(3))], "data": ["alert": "Listed"],
+            ], auth: .master)
+            #expect(ios.status == 200, "\(ios.bodyText)")
+            let android = try await client.send(.leancloud, .post, "/1.1/push/devices", json: [
+                "device_type": "android", "device_ids": ["i-2"], "data": ["alert": "Listed"],
+            ], auth: .master)
+            _ = try await Self.finished(client, ios.json["objectId"]?.stringValue ?? "")
+            _ = try await Self.finished(client, android.json["objectId"]?.stringValue ?? "")
+            #expect(Set(apnsServer.deliveries.map(\.token)) == [Self.token(1), Self.token(3)])
+            #expect(fcmServer.deliveries.map { $0["token"] } == ["fcm-2"])
+        }
+    }
+
+    @Test("Parse reads the push records as its _PushStatus class, with where, order, count, and for the master key only")
+    func parsePushStatus() async throws {
+        try await Self.withPushServer { client, _, _ in
+            _ = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(1)), "channels": ["c"]])
+            let sent = try await client.send(.parse, .post, "/parse/push", json: ["channels": ["c"], "data": ["alert": "To Parse"]], auth: .master)
+            let id = sent.headers[HTTPField.Name("X-Parse-Push-Status-Id")!] ?? ""
+            _ = try await Self.finished(client, id)
+            let later = Timestamp(millisecondsSince1970: Timestamp.now().millisecondsSince1970 + 3_600_000)
+            _ = try await client.send(.parse, .post, "/parse/push", json: ["channels": ["c"], "data": ["alert": "Later"], "push_time": .string(later.iso8601)], auth: .master)
+
+            let one = try await client.send(.parse, .get, "/parse/classes/_PushStatus/" + id, auth: .master).json
+            #expect(one["status"] == "succeeded")
+            #expect([one["numSent"], one["numFailed"], one["count"]] == [1, 0, 1])
+            #expect(one["payload"] == #"{"alert":"To Parse"}"#)
+            #expect(one["query"] == #"{"channels":{"$in":["c"]}}"#)
+            let all = try await client.send(.parse, .get, "/parse/classes/_PushStatus?count=1", auth: .master).json
+            #expect(all["count"] == 2)
+            #expect(all["results"]?[0]?["status"] == "scheduled")
+            let condition = URLQuery.encode(#"{"status":"succeeded"}"#)
+            let done = try await client.send(.parse, .get, "/parse/classes/_PushStatus?where=\(condition)&order=createdAt", auth: .master).json
+            #expect(done["results"]?.arrayValue?.map { $0["objectId"] } == [.string(id)])
+            let refused = try await client.send(.parse, .get, "/parse/classes/_PushStatus", auth: .appKey)
+            #expect(refused.status >= 400)
+            #expect(!refused.bodyText.contains("To Parse"))
+        }
+    }
+
     @Test("10 000 installations are each sent one notification, read from the store a page at a time")
     func manyInstallations() async throws {
         try await Self.withPushServer { client, apnsServer, _ in
@@ -181,7 +230,7 @@ struct PushTests {
         }
     }
 
-    @Test("an installation its device has not saved within the lifetime gets no push and is removed; a saved one lives on")
+    @Test("an installation its device has not saved within the lifetime gets no push and is removed; one saved again gets it")
     func expiry() async throws {
         // Ten seconds' life: the stale one is 10.5 s old when the push is sent, the renewed one 4.5 s, which leaves a
         // loaded machine 5 s to send it.
@@ -197,13 +246,14 @@ struct PushTests {
             let record = try await Self.finished(client, sent.json["objectId"]?.stringValue ?? "")
             #expect(record["successes"] == 1)
             #expect(apnsServer.deliveries.map(\.token) == [Self.token(2)])
+            #expect(try await client.send(.leancloud, .get, "/1.1/installations/" + renewed, auth: .master).json["badge"] == 1)
+            // The sweep (at least once per lifetime) removes the stale one; the renewed one expires in turn later.
             var removed = false
             for _ in 0..<600 where !removed {
                 removed = try await client.send(.leancloud, .get, "/1.1/installations/" + stale, auth: .master).json == [:]
                 if !removed { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(removed)
-            #expect(try await client.send(.leancloud, .get, "/1.1/installations/" + renewed, auth: .master).json["badge"] == 1)
         }
     }
 
@@ -230,6 +280,7 @@ struct PushTests {
 
     struct Refusal: Sendable {
         var dialect: Dialect
+        var path = "/push"
         var body: JSON
         var master = true
         var code: Int64
@@ -248,13 +299,21 @@ struct PushTests {
         Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "cql": "select * from _Installation where"], code: 1),
         Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "cql": "delete from _Installation where objectId = 'a'"], code: 1),
         Refusal(dialect: .leancloud, body: ["data": ["alert": "x"], "cql": 5], code: 1),
+        Refusal(dialect: .leancloud, path: "/push/devices", body: ["data": ["alert": "x"], "device_ids": ["a"]], code: 1),
+        Refusal(dialect: .leancloud, path: "/push/devices", body: ["data": ["alert": "x"], "device_type": "ios", "device_ids": []], code: 1),
+        Refusal(
+            dialect: .leancloud, path: "/push/devices",
+            body: ["data": ["alert": "x"], "device_type": "ios", "device_ids": .array((0...500).map { .string("t\($0)") })], code: 1
+        ),
+        Refusal(dialect: .leancloud, path: "/push/devices", body: ["data": ["alert": "x"], "device_type": "ios", "device_ids": ["a"], "where": [:]], code: 1),
+        Refusal(dialect: .leancloud, path: "/push/devices", body: ["data": ["alert": "x"], "device_type": "ios", "device_ids": ["a"]], master: false, code: 1),
     ]
 
     @Test("a push is refused when it is malformed or comes from a client, in each dialect's terms", arguments: refusals)
     func refused(_ refusal: Refusal) async throws {
         try await TestServer.with { client in
             let prefix = refusal.dialect == .parse ? "/parse" : "/1.1"
-            let reply = try await client.send(refusal.dialect, .post, prefix + "/push", json: refusal.body, auth: refusal.master ? .master : .appKey)
+            let reply = try await client.send(refusal.dialect, .post, prefix + refusal.path, json: refusal.body, auth: refusal.master ? .master : .appKey)
             #expect(reply.status == 400 || reply.status == 403)
             #expect(reply.json["code"]?.intValue == refusal.code)
             #expect(try await client.send(.leancloud, .get, "/1.1/notifications", auth: .master).json["results"] == [])

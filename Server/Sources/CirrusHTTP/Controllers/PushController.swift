@@ -4,13 +4,20 @@ import CirrusStorage
 import HTTPTypes
 
 /// Pushes: `POST /push` (LeanCloud `{"objectId","createdAt"}`; Parse `{"result": true}` with `X-Parse-Push-Status-Id`),
-/// the records (`GET /notifications[/<id>]`, LeanCloud's `GET /tables/Notifications/<id>`), and LeanCloud's scheduled
-/// pushes (`GET /scheduledPushMessages`, `DELETE /scheduledPushMessages/<id>`). Records and schedules need the master key.
+/// LeanCloud's `POST /push/devices`, the records (`GET /notifications[/<id>]`, LeanCloud's `GET /tables/Notifications/<id>`,
+/// Parse's `_PushStatus` class), and LeanCloud's scheduled pushes (`GET /scheduledPushMessages`,
+/// `DELETE /scheduledPushMessages/<id>`). Records and schedules need the master key. Registered before the object
+/// endpoints, whose `classes/:className` would take `classes/_PushStatus`.
 struct PushController: Sendable {
     let push: PushService
 
     func register(on router: inout APIRouter) {
         router.on(.post, "push") { try await send($0) }
+        router.on(.post, "push/devices", dialects: [.leancloud]) { request in
+            try await send(request, body: try PushRequest.devicesBody(try request.objectBody()))
+        }
+        router.on(.get, "classes/_PushStatus", dialects: [.parse]) { try await pushStatuses($0) }
+        router.on(.get, "classes/_PushStatus/:objectId", dialects: [.parse]) { try await pushStatus($0) }
         router.on(.get, "notifications") { try await records($0) }
         router.on(.get, "notifications/:objectId") { try await record($0) }
         router.on(.get, "tables/Notifications/:objectId", dialects: [.leancloud]) { try await record($0) }
@@ -18,8 +25,8 @@ struct PushController: Sendable {
         router.on(.delete, "scheduledPushMessages/:id", dialects: [.leancloud]) { try await cancel($0) }
     }
 
-    private func send(_ request: APIRequest) async throws -> APIResponse {
-        let kept = try await push.send(try request.objectBody(), channelsOrWhere: request.dialect == .parse, caller: request.caller)
+    private func send(_ request: APIRequest, body: JSON? = nil) async throws -> APIResponse {
+        let kept = try await push.send(try body ?? request.objectBody(), channelsOrWhere: request.dialect == .parse, caller: request.caller)
         switch request.dialect {
         case .parse:
             return APIResponse(body: ["result": true], headers: [(HTTPField.Name("X-Parse-Push-Status-Id")!, kept.objectId)])

@@ -5082,6 +5082,118 @@ extension OpenAPIDocument {
                   "notification_id": {
                     "type": "string",
                     "pattern": "^[A-Za-z0-9]{1,16}$"
+                  },
+                  "cql": {
+                    "type": "string",
+                    "description": "LeanCloud's other audience: a CQL `select … from _Installation where …`; not with `where` or `channels`."
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Kept.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "properties": {
+                    "objectId": {
+                      "type": "string"
+                    },
+                    "createdAt": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
+    },
+    "/1.1/push/devices": {
+      "post": {
+        "tags": [
+          "Push"
+        ],
+        "summary": "Send a push to listed devices",
+        "description": "LeanCloud's `push/devices`: the push goes to the installations of `device_type` whose device tokens (Apple platforms) or installation ids (Android) are in `device_ids` (1 to 500). The other fields are those of `POST /1.1/push`, without an audience. Master key (or client pushes, when the server allows them).",
+        "operationId": "sendPushToDevices",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "data",
+                  "device_type",
+                  "device_ids"
+                ],
+                "properties": {
+                  "device_type": {
+                    "type": "string",
+                    "description": "`ios`, `android`, …"
+                  },
+                  "device_ids": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 500,
+                    "items": {
+                      "type": "string",
+                      "minLength": 1
+                    }
+                  },
+                  "data": {
+                    "type": "object",
+                    "description": "What devices get; `ios`, `android` and `fcm` override it per platform."
+                  },
+                  "push_time": {
+                    "type": "string"
+                  },
+                  "expiration_time": {
+                    "type": "string"
+                  },
+                  "expiration_interval": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "prod": {
+                    "type": "string",
+                    "enum": [
+                      "dev",
+                      "prod"
+                    ]
+                  },
+                  "req_id": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9]{1,16}$"
+                  },
+                  "notification_id": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9]{1,16}$"
                   }
                 }
               }

@@ -25,13 +25,14 @@ package enum HTTPServices {
         FilesController(files: files, objects: objectsController).register(on: &router)
         // Before the object endpoints: `POST /classes/_Installation` is an upsert.
         InstallationsController(installations: InstallationService(objects: objects), objects: objectsController).register(on: &router)
+        // Before the object endpoints: Parse's `classes/_PushStatus` is the push records.
+        PushController(push: services.push).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)
         CloudQueryController(cloudQuery: services.cloudQuery).register(on: &router)
         FunctionsController(engine: services.engine).register(on: &router)
         WebhooksController(webhooks: services.engine?.webhooks).register(on: &router)
-        PushController(push: services.push).register(on: &router)
         if let jobs = services.jobs { JobsController(jobs: jobs).register(on: &router) }
         SchemaController(schemas: services.schema).register(on: &router)
         if liveQuery { LiveQueryController(liveQuery: services.liveQuery).register(on: &router) }

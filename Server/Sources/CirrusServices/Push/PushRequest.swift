@@ -103,6 +103,27 @@ package struct PushRequest: Sendable, Equatable {
         return request
     }
 
+    /// LeanCloud's `POST /push/devices` body as a push body: `device_type` (`ios`, `android`, …) and `device_ids` (1–500
+    /// device tokens for Apple platforms, installation ids for Android) become the `where` naming those devices.
+    /// - Throws: ``APIError/Reason/invalidPush`` for a missing or malformed type or list, or an audience besides it.
+    package static func devicesBody(_ body: JSON) throws(APIError) -> JSON {
+        guard case .object(var members) = body else { throw invalid("the body must be a JSON object") }
+        guard let type = members["device_type"]?.stringValue, !type.isEmpty else { throw invalid("device_type is required") }
+        guard case .array(let ids)? = members["device_ids"], (1...500).contains(ids.count), ids.allSatisfy({ !($0.stringValue ?? "").isEmpty }) else {
+            throw invalid("device_ids must be a list of 1 to 500 ids")
+        }
+        for key in ["where", "channels", "cql"] where members[key] != nil { throw invalid("\(key) can not be set with device_ids") }
+        let field = type.lowercased() == "android" ? "installationId" : "deviceToken"
+        let lowered = ids.map { id -> JSON in
+            let text = id.stringValue ?? ""
+            return .string(text.utf8.count == 64 && text.allSatisfy(\.isHexDigit) ? text.lowercased() : text)
+        }
+        members["device_type"] = nil
+        members["device_ids"] = nil
+        members["where"] = .object(["deviceType": .string(type), field: ["$in": .array(lowered)]])
+        return .object(members)
+    }
+
     /// An ISO 8601 string or a `{"__type": "Date"}`, or `nil` when absent.
     static func date(_ value: JSON?, _ name: String) throws(APIError) -> Timestamp? {
         switch value {
