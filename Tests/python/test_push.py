@@ -228,3 +228,56 @@ def test_two_servers_sharing_a_postgresql_database_send_each_push_once_a_schedul
     finally:
         for one in servers:
             one.stop()
+
+
+def test_imported_installations_get_pushes_their_devices_save_onto_them_and_stale_ones_expire(tmp_path, stand_ins):
+    """A LeanCloud export's `_Installation` rows through `cirrus import`: an upper-case token is lower-cased, the device's
+    next save (the SDK's POST) lands on the imported objectId, a push reaches it, and a row not saved for 90 days gets
+    none and is removed."""
+    behave(stand_ins)
+    export = tmp_path / "export"
+    export.mkdir()
+    live, stale = hex_token(), hex_token()
+    recent = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() - 86400))
+    rows = [
+        {"objectId": "5e0000000000000000000001", "deviceType": "ios", "deviceToken": live.upper(), "channels": ["imported"],
+         "badge": 2, "createdAt": "2020-01-01T00:00:00.000Z", "updatedAt": recent},
+        {"objectId": "5e0000000000000000000002", "deviceType": "ios", "deviceToken": stale, "channels": ["imported"],
+         "createdAt": "2019-01-01T00:00:00.000Z", "updatedAt": "2019-01-02T00:00:00.000Z"},
+    ]
+    (export / "_Installation.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    data = tmp_path / "data"
+    schema = postgres_schema()
+    store_args = ["--data-dir", str(data)] + (["--database", schema[1]] if schema else [])
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CIRRUS_")}
+    done = subprocess.run([cirrus_binary(), "import", "--from", "leancloud", str(export), "--quiet", *store_args],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    server = CirrusServer(cirrus_binary(), data, tmp_path / "serve.log", push_arguments(stand_ins), schema=schema)
+    try:
+        server.wait_until_ready()
+        with leancloud_sdk_at(server.url) as leancloud:
+            device = leancloud.Installation()
+            device.set("deviceType", "ios")
+            device.set("deviceToken", live)
+            device.save()
+            assert device.id == "5e0000000000000000000001"
+        listed = requests.get(server.url + "/1.1/installations", headers=master_headers(), timeout=10,
+                              params={"where": json.dumps({"channels": "imported"})}).json()["results"]
+        assert [row["objectId"] for row in listed if row["deviceToken"] == live] == ["5e0000000000000000000001"]
+        sent = requests.post(server.url + "/1.1/push", headers=master_headers(), timeout=10,
+                             json={"channels": ["imported"], "data": {"alert": "welcome back", "badge": "Increment"}}).json()
+        record = finished(server, sent["objectId"])
+        assert record["successes"] == 1 and record["errors"] == 0, record
+        (delivery,) = [d for d in received(stand_ins)["apns"] if d["payload"]["aps"].get("alert") == "welcome back"]
+        assert delivery["token"] == live and delivery["payload"]["aps"]["badge"] == 3
+        for _ in range(100):
+            gone = requests.get(server.url + "/1.1/installations", headers=master_headers(), timeout=10,
+                                params={"where": json.dumps({"deviceToken": stale})}).json()["results"] == []
+            if gone:
+                break
+            time.sleep(0.1)
+        assert gone
+    finally:
+        code = server.stop()
+    assert code == 0, server.output()

@@ -43,6 +43,9 @@ struct RecordDecoder {
             updatedAt: updatedAt ?? createdAt ?? Timestamp.now(), acl: acl, fields: [:]
         )
         if className == "_User" { try takeCredentials(&fields, into: &record) }
+        if className == "_Installation" {
+            for key in DeviceIdentifier.fields { if case .string(let id)? = fields[key] { fields[key] = .string(DeviceIdentifier.canonical(id)) } }
+        }
         record.fields = fields
         return record
     }

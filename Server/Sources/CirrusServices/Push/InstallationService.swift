@@ -103,14 +103,14 @@ package struct InstallationService: Sendable {
     /// The body as an object, its 64-hex `deviceToken` and `installationId` lower-cased, the ids checked.
     static func normalized(_ body: JSON) throws(APIError) -> [String: JSON] {
         guard case .object(var members) = body else { throw APIError(.invalidJSON, "An installation is a JSON object.") }
-        for key in ["deviceToken", "installationId"] {
+        for key in DeviceIdentifier.fields {
             guard let value = members[key], value != .null else { continue }
             guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= 512,
                 text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
             else {
                 throw APIError(.invalidParameter, "\(key) must be a string of 1 to 512 printable characters without spaces.")
             }
-            if text.utf8.count == 64, text.utf8.allSatisfy(\.isHexDigit) { members[key] = .string(text.lowercased()) }
+            members[key] = .string(DeviceIdentifier.canonical(text))
         }
         if let type = members["deviceType"], type != .null {
             guard case .string(let text) = type, !text.isEmpty, text.utf8.count <= 32 else {
@@ -123,11 +123,5 @@ package struct InstallationService: Sendable {
     static func text(_ value: JSON?) -> String? {
         guard case .string(let text)? = value, !text.isEmpty else { return nil }
         return text
-    }
-}
-
-extension UInt8 {
-    fileprivate var isHexDigit: Bool {
-        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
     }
 }

@@ -114,10 +114,7 @@ package struct PushRequest: Sendable, Equatable {
         }
         for key in ["where", "channels", "cql"] where members[key] != nil { throw invalid("\(key) can not be set with device_ids") }
         let field = type.lowercased() == "android" ? "installationId" : "deviceToken"
-        let lowered = ids.map { id -> JSON in
-            let text = id.stringValue ?? ""
-            return .string(text.utf8.count == 64 && text.allSatisfy(\.isHexDigit) ? text.lowercased() : text)
-        }
+        let lowered = ids.map { JSON.string(DeviceIdentifier.canonical($0.stringValue ?? "")) }
         members["device_type"] = nil
         members["device_ids"] = nil
         members["where"] = .object(["deviceType": .string(type), field: ["$in": .array(lowered)]])
