@@ -40,14 +40,19 @@ struct InstallationAndPushLiveTests {
         )
     }
 
+    /// Saves the app's current installation with the test token and the channel `news`; answers it and its objectId.
+    static func saveCurrent(_ application: LCApplication) async throws -> (LCInstallation, String) {
+        let installation = application.currentInstallation
+        installation.set(deviceToken: Self.token, apnsTeamId: "TEAMID1234")
+        try installation.append("channels", element: "news", unique: true)
+        try await installation.save()
+        return (installation, try #require(installation.objectId?.value))
+    }
+
     @Test("the current installation saved with a device token and channels creates one _Installation")
     func firstSave() async throws {
         try await withLiveApp { application, server in
-            let installation = application.currentInstallation
-            installation.set(deviceToken: Self.token, apnsTeamId: "TEAMID1234")
-            try installation.append("channels", element: "news", unique: true)
-            try await installation.save()
-            let id = try #require(installation.objectId?.value)
+            let (_, id) = try await Self.saveCurrent(application)
             let stored = try await Self.installations(server)
             #expect(stored.count == 1)
             let row = try #require(stored.first)
@@ -63,11 +68,7 @@ struct InstallationAndPushLiveTests {
     @Test("a second save after changing channels and badge updates the same installation")
     func secondSave() async throws {
         try await withLiveApp { application, server in
-            let installation = application.currentInstallation
-            installation.set(deviceToken: Self.token, apnsTeamId: "TEAMID1234")
-            try installation.append("channels", element: "news", unique: true)
-            try await installation.save()
-            let id = try #require(installation.objectId?.value)
+            let (installation, id) = try await Self.saveCurrent(application)
             try installation.append("channels", elements: ["sports", "news"], unique: true)
             installation.badge = LCNumber(3)
             try await installation.save()
