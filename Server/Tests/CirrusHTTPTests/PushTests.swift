@@ -139,6 +139,22 @@ struct PushTests {
         }
     }
 
+    @Test("a push whose audience matches no installation, or names a field no installation has, finishes with no device")
+    func emptyAudience() async throws {
+        try await Self.withPushServer { client, apnsServer, _ in
+            _ = try await Self.install(client, ["deviceType": "ios", "deviceToken": .string(Self.token(1)), "channels": ["a"]])
+            for audience: JSON in [["channels": ["nobody"]], ["where": ["noSuchField": 3]], ["where": ["deviceType": "symbian"]]] {
+                var body = audience.objectValue ?? [:]
+                body["data"] = ["alert": "Anyone?"]
+                let sent = try await client.send(.leancloud, .post, "/1.1/push", json: .object(body), auth: .master)
+                let record = try await Self.finished(client, sent.json["objectId"]?.stringValue ?? "")
+                #expect(record["status"] == "done")
+                #expect(record["devices"] == 0)
+            }
+            #expect(apnsServer.deliveries.isEmpty)
+        }
+    }
+
     @Test("a push to listed devices reaches them alone: Apple devices by token (in either case), Android by installation id")
     func listedDevices() async throws {
         try await Self.withPushServer { client, apnsServer, fcmServer in
