@@ -128,3 +128,16 @@ run_ceilings() {
     pgbench -S -M prepared -c "$connections" -j "$threads" -T "${1%s}" "$pgbench_url" | tee "$work/ceiling-pgbench.txt"
   fi
 }
+
+# Prints the top of `perf report` for $work/perf.data (recorded with PROFILE=1) and keeps it as
+# .build-release/<name>-perf.data. Arguments: the name, and what was recorded ("the writes at N=…").
+report_perf() {
+  [ -f "$work/perf.data" ] || return 0
+  echo
+  echo "== perf: cirrus during $2 (top of perf report --no-children)"
+  perf report -i "$work/perf.data" --no-children --sort dso,symbol -g none --percent-limit 1 --stdio 2>/dev/null \
+    | grep '%' | cut -c1-160 >"$work/perf.txt" || true
+  head -30 "$work/perf.txt"
+  cp "$work/perf.data" ".build-release/$1-perf.data"
+  echo "(kept in .build-release/$1-perf.data)"
+}

@@ -161,13 +161,5 @@ for path in sys.argv[1:]:
           f"{(r['server_cpu_s'] / r['received'] * 1e6 if r['received'] else 0):.0f} µs | {r['client_cpu_s']} s |".replace(",", " "))
 EOF
 
-if [ -f "$work/perf.data" ]; then
-  echo
-  echo "== perf: cirrus during the writes at N=$largest (top of perf report --no-children)"
-  perf report -i "$work/perf.data" --no-children --sort dso,symbol -g none --percent-limit 1 --stdio 2>/dev/null \
-    | grep '%' | cut -c1-160 >"$work/perf.txt" || true
-  head -30 "$work/perf.txt"
-  cp "$work/perf.data" .build-release/livequery-perf.data
-  echo "(kept in .build-release/livequery-perf.data)"
-fi
+report_perf livequery "the writes at N=$largest"
 describe_machine

@@ -7,28 +7,11 @@
 Usage: seed_items.py URL APP_ID APP_KEY COUNT
 """
 
-import json
 import random
 import sys
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-BATCH = 500
-
-
-def post(url, app_id, app_key, requests):
-    request = urllib.request.Request(
-        url + "/1.1/batch",
-        data=json.dumps({"requests": requests}).encode(),
-        headers={"Content-Type": "application/json", "X-LC-Id": app_id, "X-LC-Key": app_key},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=300) as response:
-        replies = json.load(response)
-    failed = [r for r in replies if "success" not in r]
-    if failed:
-        sys.exit("seeding failed: %s" % json.dumps(failed[0]))
-    return [r["success"]["objectId"] for r in replies]
+from batch_post import BATCH, post_batch as post
 
 
 def pointer(object_id):
