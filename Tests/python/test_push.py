@@ -271,7 +271,7 @@ def test_imported_installations_get_pushes_their_devices_save_onto_them_and_stal
         assert record["successes"] == 1 and record["errors"] == 0, record
         (delivery,) = [d for d in received(stand_ins)["apns"] if d["payload"]["aps"].get("alert") == "welcome back"]
         assert delivery["token"] == live and delivery["payload"]["aps"]["badge"] == 3
-        for _ in range(100):
+        for _ in range(600):
             gone = requests.get(server.url + "/1.1/installations", headers=master_headers(), timeout=10,
                                 params={"where": json.dumps({"deviceToken": stale})}).json()["results"] == []
             if gone:

@@ -8,8 +8,9 @@ import Synchronization
 import Testing
 
 /// The push sender over the in-memory store with a recording APNs double (delivery itself is tested against the
-/// APNs stand-in in PushTests): expiry of a push, resuming after an instance stopped mid-send, and the sweep of expired
-/// installations.
+/// APNs stand-in in PushTests): expiry of a push, resuming after an instance stopped mid-send, and expired
+/// installations left out of audiences and swept, at a given time (a live server's expiry is tested end to end with
+/// installations imported with old dates, Tests/python/test_push.py).
 @Suite("The push sender")
 struct PushSenderTests {
     /// Records the tokens it is asked to send to, and delivers each.
@@ -88,6 +89,16 @@ struct PushSenderTests {
         let record = try await app.store.push(objectId: push.objectId)
         #expect(record?.status == .done)
         #expect(record?.sent == 7)
+    }
+
+    @Test("an audience leaves out the installations not saved within the lifetime, and keeps all without one")
+    func audienceLeavesOutExpired() async throws {
+        let (_, sender, _) = try await Self.sender(installations: 3)
+        let later = Timestamp.now().adding(.seconds(91 * 86_400))
+        #expect(try await sender.installations(.always, after: nil).count == 3)
+        #expect(try await sender.installations(.always, after: nil, now: later).isEmpty)
+        let (_, keeping, _) = try await Self.sender(installations: 3, lifetime: nil)
+        #expect(try await keeping.installations(.always, after: nil, now: later).count == 3)
     }
 
     @Test("the sweep removes the installations older than the lifetime, in pages, and none without a lifetime")

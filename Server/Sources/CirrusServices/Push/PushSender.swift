@@ -94,11 +94,11 @@ package struct PushSender: Sendable {
 
     /// The next page of the audience after `cursor`, in objectId order, read as the master; expired installations
     /// are not in it.
-    func installations(_ audience: Condition, after cursor: String?) async throws -> [StoredObject] {
+    package func installations(_ audience: Condition, after cursor: String?, now: Timestamp = .now()) async throws -> [StoredObject] {
         let schema = try await objects.schema(of: "_Installation")
         var parts = [audience]
         if let cursor { parts.append(.compare(FieldPath(field: "objectId"), .greaterThan, .string(cursor))) }
-        if let cutoff = expiryCutoff(now: .now()) { parts.append(.compare(FieldPath(field: "updatedAt"), .greaterThanOrEqual, .date(cutoff))) }
+        if let cutoff = expiryCutoff(now: now) { parts.append(.compare(FieldPath(field: "updatedAt"), .greaterThanOrEqual, .date(cutoff))) }
         let query = StorageQuery(
             className: "_Installation", schema: schema, condition: .all(parts), order: [SortKey(path: FieldPath(field: "objectId"))], limit: pageSize
         )
