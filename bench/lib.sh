@@ -47,10 +47,7 @@ work=$(mktemp -d)
 chmod 755 "$work"  # a PostgreSQL server (STORE=postgres) runs as the postgres user when this runs as root
 server_pid=
 cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    wait "$server_pid" || true
-  fi
+  stop_cirrus
   if [ -n "$pg_dir" ]; then scripts/postgres stop "$pg_dir"; fi
   rm -rf "$work"
 }
@@ -140,4 +137,14 @@ report_perf() {
   head -30 "$work/perf.txt"
   cp "$work/perf.data" ".build-release/$1-perf.data"
   echo "(kept in .build-release/$1-perf.data)"
+}
+
+# Stops the cirrus started as $server_pid (SIGTERM, then waits) and removes its data directory, $work/data.
+stop_cirrus() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid"
+    wait "$server_pid" || true
+  fi
+  server_pid=
+  rm -rf "$work/data"
 }

@@ -42,14 +42,6 @@ stop_pocketbase() {
   fi
   pb_pid=
 }
-stop_cirrus() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    wait "$server_pid" || true
-  fi
-  server_pid=
-  rm -rf "$work/data"
-}
 finish() {
   if [ -n "$client_pid" ] && kill -0 "$client_pid" 2>/dev/null; then
     kill -TERM "$client_pid" 2>/dev/null || true

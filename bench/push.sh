@@ -37,14 +37,6 @@ finish() {
 }
 trap finish EXIT
 
-stop_cirrus() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    wait "$server_pid" || true
-  fi
-  server_pid=
-  rm -rf "$work/data"
-}
 
 for tool in python3 curl; do
   command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }
