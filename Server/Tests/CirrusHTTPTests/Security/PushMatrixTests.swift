@@ -11,7 +11,7 @@ import Testing
 struct PushMatrixTests {
     enum Probe: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case listInstallations, findClass, findByToken, count, cql, batchFind, notifications, notification, notificationTable,
-            scheduled, deleteInstallation, cancelScheduled, push
+            scheduled, pushStatuses, pushStatus, deleteInstallation, cancelScheduled, push, pushDevices
         var testDescription: String { rawValue }
     }
 
@@ -57,7 +57,8 @@ struct PushMatrixTests {
             let records = try await client.send(.leancloud, .get, "/1.1/notifications", auth: .master).json["results"]?.arrayValue ?? []
             #expect(records.map { $0["status"] } == ["scheduled"])
             // The master key reaches what the probe asks for (so a refusal above is not a broken path).
-            if endpoint.dialect == .leancloud, let reached = Self.masterReaches[probe] {
+            let reaches = endpoint.dialect == .leancloud ? Self.masterReaches : endpoint.dialect == .parse ? Self.parseMasterReaches : [:]
+            if let reached = reaches[probe] {
                 let (reply, _) = try await Self.probe(probe, client, endpoint, secrets, .master)
                 #expect(reply.bodyText.contains(reached == .token ? secrets.token : secrets.text), "\(probe) as master: \(reply.bodyText)")
             }
@@ -71,6 +72,8 @@ struct PushMatrixTests {
         .listInstallations: .token, .findClass: .token, .findByToken: .token, .cql: .token, .batchFind: .token,
         .notifications: .text, .notification: .text, .notificationTable: .text, .scheduled: .text,
     ]
+    /// Parse's names for the records, read by the master key through the Parse dialect.
+    static let parseMasterReaches: [Probe: Secret] = [.pushStatuses: .text, .pushStatus: .text]
 
     /// The reply to a probe, and whether it is a refusal (an error status, or for a batch an error item).
     static func probe(
@@ -100,9 +103,15 @@ struct PushMatrixTests {
         case .notification: return try await get("/notifications/" + secrets.push)
         case .notificationTable: return try await get("/tables/Notifications/" + secrets.push)
         case .scheduled: return try await get("/scheduledPushMessages")
+        case .pushStatuses: return try await get("/classes/_PushStatus")
+        case .pushStatus: return try await get("/classes/_PushStatus/" + secrets.push)
         case .deleteInstallation: return try await client.request(endpoint, .delete, "/installations/" + secrets.installation, auth: auth)
         case .cancelScheduled: return try await client.request(endpoint, .delete, "/scheduledPushMessages/\(secrets.serial)", auth: auth)
         case .push: return try await client.request(endpoint, .post, "/push", json: ["channels": ["c"], "data": ["alert": "x"]], auth: auth)
+        case .pushDevices:
+            return try await client.request(
+                endpoint, .post, "/push/devices", json: ["device_type": "ios", "device_ids": [.string(secrets.token)], "data": ["alert": "x"]], auth: auth
+            )
         }
     }
 }
