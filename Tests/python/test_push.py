@@ -281,3 +281,37 @@ def test_imported_installations_get_pushes_their_devices_save_onto_them_and_stal
     finally:
         code = server.stop()
     assert code == 0, server.output()
+
+
+def test_the_leancloud_sdk_pushes_to_a_cql_audience_and_parsepy_reads_the_record_as_push_status(pushing, stand_ins):
+    behave(stand_ins)
+    marker = uuid.uuid4().hex[:10]
+    wanted, other = hex_token(), hex_token()
+    for token, level in ((wanted, 9), (other, 1)):
+        made = requests.post(pushing.url + "/1.1/installations", headers=master_headers(), timeout=10,
+                             json={"deviceType": "ios", "deviceToken": token, "team": marker, "level": level})
+        assert made.status_code == 201, made.text
+    cql = "select * from _Installation where team = '%s' and level > 5" % marker
+    with leancloud_sdk_at(pushing.url) as leancloud:
+        leancloud.use_master_key(True)
+        try:
+            notification = leancloud.push.send({"alert": "cql " + marker}, cql=cql)
+        finally:
+            leancloud.use_master_key(False)
+    record = finished(pushing, notification.id)
+    assert record["successes"] == 1 and record["cql"] == cql, record
+    tokens = [d["token"] for d in received(stand_ins)["apns"] if d["payload"]["aps"].get("alert") == "cql " + marker]
+    assert tokens == [wanted]
+    connection, _, _ = parse_sdk_at(pushing.url)
+    from parse_rest.datatypes import Object
+    connection.register(APP_ID, "unused", master_key=MASTER_KEY)
+    try:
+        push_status = Object.factory("_PushStatus")
+        push_status.ENDPOINT_ROOT = pushing.url + "/1/classes/_PushStatus"  # ParsePy drops the leading underscore
+        status = push_status.Query.get(objectId=notification.id)
+    finally:
+        parse_sdk_at(pushing.url)
+    assert status.status == "succeeded" and status.numSent == 1 and json.loads(status.payload) == {"alert": "cql " + marker}
+    refused = requests.get(pushing.url + "/parse/classes/_PushStatus", timeout=10,
+                           headers={"X-Parse-Application-Id": APP_ID, "X-Parse-REST-API-Key": "unused"})
+    assert refused.status_code >= 400 and marker not in refused.text
