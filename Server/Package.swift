@@ -41,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Deadlines of server work: one timer thread for every pending deadline, and a time limit for an operation.
@@ -156,6 +157,10 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 // LiveQuery's WebSocket listener: the upgrade and the frames.
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // The console's live streams end when the server shuts down.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // `/metrics`: the server's counters in Prometheus's text format.
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),

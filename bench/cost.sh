@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # What a build costs on the get-by-id path, in server CPU time per request, next to another build. Both servers run
 # at once on fresh SQLite stores seeded with 200 objects; after 500 warm-up gets, ROUNDS rounds alternate between
-# them, each sending REQUESTS gets one after the other on one keep-alive connection (bench/gets.py) and reading the
+# them, each sending REQUESTS gets one after the other on one keep-alive connection (bench/requests.py) and reading the
 # server's own CPU time (user + system, /proc/PID/stat) before and after. CPU time, not wall time: what the server
 # spends per request does not depend on how long it waited for a core on a busy machine. The median round counts.
-# (valgrind 3.19's callgrind, which would count instructions, cannot read these Swift binaries' DWARF 5.)
+# (bench/instructions.sh counts instructions instead, which a busy machine does not disturb.)
 #
 #   BASELINE=path/to/other/cirrus bench/cost.sh                  # this tree's release build against BASELINE
 #   STORE=postgres BASELINE=path/to/other/cirrus bench/cost.sh   # on a throwaway PostgreSQL, a database each
@@ -48,7 +48,7 @@ start() {
     sleep 0.1
   done
   python3 bench/seed.py "$address" "$app_id" "$app_key" 200 "$work/$label-ids.txt" >/dev/null
-  python3 bench/gets.py "$address" "$app_id" "$app_key" "$work/$label-ids.txt" 500
+  python3 bench/requests.py "$address" "$app_id" "$app_key" get "$work/$label-ids.txt" 500
   printf -v "${label}_url" '%s' "$address"
   printf -v "${label}_pid" '%s' "$pid"
 }
@@ -60,7 +60,7 @@ cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 round() {
   local label=$1 url_var="${1}_url" pid_var="${1}_pid" before after
   before=$(cpu "${!pid_var}")
-  python3 bench/gets.py "${!url_var}" "$app_id" "$app_key" "$work/$label-ids.txt" "$requests"
+  python3 bench/requests.py "${!url_var}" "$app_id" "$app_key" get "$work/$label-ids.txt" "$requests"
   after=$(cpu "${!pid_var}")
   python3 -c "import os, sys; print(round((int(sys.argv[2]) - int(sys.argv[1])) / os.sysconf('SC_CLK_TCK') * 1e6 / int(sys.argv[3]), 1))" "$before" "$after" "$requests"
 }

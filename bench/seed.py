@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Seeds a running cirrus with N objects of class Bench through /1.1/batch and writes their ids, one per line.
 
-Usage: seed.py URL APP_ID APP_KEY COUNT IDS_FILE
+Usage: seed.py URL APP_ID APP_KEY COUNT IDS_FILE [GROUPS]
+
+With GROUPS, object n also gets the integer field `group` = n % GROUPS (bench/peers.sh queries by it).
 """
 
 import json
@@ -22,9 +24,18 @@ def post(url, app_id, app_key, body):
         return json.load(response)
 
 
+def seed_object(n, groups):
+    """Object n of the seeded set; bench/seed_pocketbase.py writes the same values."""
+    fields = {"title": "seed %d" % n, "score": n % 1000, "views": 0, "tags": ["bench", "seed"], "meta": {"n": n}}
+    if groups:
+        fields["group"] = n % groups
+    return fields
+
+
 def main():
     url, app_id, app_key, count, ids_file = sys.argv[1:6]
     count = int(count)
+    groups = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     ids = []
     while len(ids) < count:
         size = min(BATCH, count - len(ids))
@@ -32,8 +43,7 @@ def main():
             {
                 "method": "POST",
                 "path": "/1.1/classes/Bench",
-                "body": {"title": "seed %d" % (len(ids) + i), "score": (len(ids) + i) % 1000, "views": 0,
-                         "tags": ["bench", "seed"], "meta": {"n": len(ids) + i}},
+                "body": seed_object(len(ids) + i, groups),
             }
             for i in range(size)
         ]

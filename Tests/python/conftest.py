@@ -25,6 +25,23 @@ MASTER_KEY = "pytest-master-key"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only(reason): a test of what no store changes (an engine's or a socket's misbehaviour, a console screen "
+        "over the API): run on SQLite only, as CI's time is short; the reason says why the store does not matter.",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not os.environ.get("CIRRUS_PYTEST_POSTGRES_URL"):
+        return
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker:
+            item.add_marker(pytest.mark.skip(reason="SQLite only: " + (marker.args[0] if marker.args else "store-independent")))
+
+
 def postgres_schema():
     """With CIRRUS_PYTEST_POSTGRES_URL set (scripts/test sets it for its second run), a new schema on that PostgreSQL
     server and the --database URL that uses it; else None (the SQLite store in the data directory)."""
@@ -57,6 +74,9 @@ class CirrusServer:
                 "--app-id", APP_ID, "--app-key", APP_KEY, "--master-key", MASTER_KEY,
                 # LiveQuery's WebSocket on a free port (its default, the API's port plus one, may be another server's).
                 "--livequery-port", "0",
+                # scrypt at log2 N = 10 rather than 15: the debug build's BoringSSL takes a second a hash at the default,
+                # which was a third of this suite's time. The default's hashes are tested in Swift (PasswordHasherTests).
+                "--password-cost", "10",
                 *extra_args,
             ],
             stdout=self._log,

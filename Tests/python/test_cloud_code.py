@@ -382,6 +382,7 @@ class MisbehavingEngine(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.sqlite_only("the engine's replies are read before any write; a refused write is the store's rollback, tested on both stores elsewhere")
 def test_a_misbehaving_or_absent_engine_gets_clear_errors_and_changes_nothing(tmp_path_factory, cirrus):
     bad = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MisbehavingEngine)
     bad.daemon_threads = True

@@ -212,6 +212,7 @@ def test_a_socket_that_never_logs_in_is_closed_with_4108(strict_server):
         assert time.monotonic() - started < 10
 
 
+@pytest.mark.sqlite_only("a socket's queue and its disconnection are the realtime listener's; the store only feeds the change log")
 def test_a_client_that_never_reads_is_disconnected_and_writes_go_on(strict_server):
     """A raw socket logs in and subscribes, then never reads: once the server's queue for it (5 events) and the
     kernel's buffers are full, the server drops the connection; every write meanwhile succeeds."""

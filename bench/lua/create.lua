@@ -1,6 +1,8 @@
 -- wrk script: POST /1.1/classes/Bench (or the class given third), a new small object per request.
 -- Usage: wrk -s bench/lua/create.lua URL -- APP_ID APP_KEY [CLASS]
 
+package.path = debug.getinfo(1, "S").source:match("@(.*/)") .. "?.lua;" .. package.path
+local bodies = require("bodies")
 local counter = 0
 
 function init(args)
@@ -13,8 +15,5 @@ end
 
 function request()
   counter = counter + 1
-  local body = string.format(
-    '{"title":"created by wrk %d","score":%d,"done":false,"tags":["bench","create"],"meta":{"n":%d}}',
-    counter, counter % 1000, counter)
-  return wrk.format(nil, nil, nil, body)
+  return wrk.format(nil, nil, nil, bodies.object(counter))
 end

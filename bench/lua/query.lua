@@ -4,11 +4,9 @@
 --   range     GET /1.1/classes/Item?where={"score":{"$gte":X,"$lt":X+5000}}&order=-score&limit=20
 --   count     GET /1.1/classes/Item?where={"category":N}&count=1&limit=0
 --   include   GET /1.1/classes/Item?where={"category":N}&limit=20&include=a,b,c
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("thread_number", threads)
-end
+package.path = debug.getinfo(1, "S").source:match("@(.*/)") .. "?.lua;" .. package.path
+local seeded = require("seeded")
+setup = seeded.setup
 
 local scenario
 
@@ -16,7 +14,7 @@ function init(args)
   wrk.headers["X-LC-Id"] = args[1]
   wrk.headers["X-LC-Key"] = args[2]
   scenario = args[3]
-  math.randomseed(os.time() * 100 + (thread_number or 0))
+  seeded.init()
 end
 
 local function escape(text)

@@ -20,6 +20,9 @@ package struct ImportOptions: Sendable {
     /// The old app's file domain (`https://files.example.com`): a `_File` row without a URL (LeanCloud's scan API
     /// leaves it out for internal files) is downloaded from the domain followed by its key.
     package var fileDomain: String?
+    /// Told the records read, bytes read and bytes to read as the import goes (after each batch and at the end), for
+    /// a progress bar elsewhere than standard error.
+    package var onProgress: (@Sendable (_ records: Int, _ doneBytes: Int64, _ totalBytes: Int64) -> Void)?
 
     package init(
         source: MigrationSource, path: String, statePath: String? = nil, reportPath: String? = nil, batchSize: Int = 300,

@@ -12,13 +12,18 @@ final class ImportProgress {
     var doneBytes: Int64 = 0
     var records = 0
 
-    init(enabled: Bool, interval: Double = 5) {
+    /// Told of every update, shown or not (``ImportOptions/onProgress``).
+    private let observer: (@Sendable (Int, Int64, Int64) -> Void)?
+
+    init(enabled: Bool, interval: Double = 5, observer: (@Sendable (Int, Int64, Int64) -> Void)? = nil) {
         self.enabled = enabled
+        self.observer = observer
         isTerminal = isatty(2) == 1
         self.interval = isatty(2) == 1 ? 0.2 : interval
     }
 
     func update(force: Bool = false) {
+        observer?(records, doneBytes, totalBytes)
         guard enabled else { return }
         let now = Date()
         guard force || now.timeIntervalSince(lastDraw) >= interval else { return }
@@ -48,8 +53,8 @@ final class ImportProgress {
 
     /// Ends the redrawn line.
     func finish() {
-        guard enabled else { return }
         update(force: true)
+        guard enabled else { return }
         if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 

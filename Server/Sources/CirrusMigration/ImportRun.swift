@@ -33,7 +33,7 @@ final class ImportRun {
         decoder = RecordDecoder(source: options.source)
         files = FileRowIndex(store: store)
         report = try ImportReport(path: options.reportPath)
-        progress = ImportProgress(enabled: options.showProgress)
+        progress = ImportProgress(enabled: options.showProgress, observer: options.onProgress)
         let absolute = URL(fileURLWithPath: options.path).standardizedFileURL.path
         if let path = options.statePath, !options.dryRun {
             state = try ImportState.load(path: path, source: absolute)

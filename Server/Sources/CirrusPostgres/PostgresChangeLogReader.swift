@@ -127,7 +127,7 @@ extension PostgresDriver {
     /// The rows of a statement, on a pool connection.
     func collectRows(_ fragment: SQLFragment) async throws -> [[SQLValue]] {
         let outcome = RowsBox()
-        try await read(replica: false) { outcome.rows = try await $0.rows(fragment) }
+        try await read(replica: false, lookup: false) { outcome.rows = try await $0.rows(fragment) }
         return outcome.rows
     }
 }

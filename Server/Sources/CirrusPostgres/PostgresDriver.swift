@@ -61,7 +61,8 @@ package final class PostgresDriver: SQLDriver {
         }
     }
 
-    package func read(replica: Bool, _ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
+    /// (A lookup runs as any read: postgres-nio's connections are asynchronous.)
+    package func read(replica: Bool, lookup: Bool, _ body: @escaping @Sendable (PostgresSession) async throws -> Void) async throws {
         if replica, self.replica != nil { return try await fromCaughtUpReplica(body) }
         return try await withConnection { try await body(PostgresSession($0, self)) }
     }

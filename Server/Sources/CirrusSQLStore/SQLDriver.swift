@@ -27,12 +27,15 @@ package protocol SQLDriver: Sendable {
     func start() async throws
 
     /// Runs `body` on one connection as one consistent read.
-    /// - Parameter replica: the read may go to a replica that has replayed every committed write (queries may;
-    ///   gets by id, sessions, codes and accounts do not).
+    /// - Parameters:
+    ///   - replica: the read may go to a replica that has replayed every committed write (queries may; gets by id,
+    ///     sessions, codes and accounts do not).
+    ///   - lookup: the read looks rows up by their keys (objects by id, a session by its token): its cost is bounded
+    ///     whatever clients send, unlike a query's, so a driver may run it on the calling thread.
     ///
     /// (`body` returns nothing: the store collects what it reads. Not generic, the driver's path is compiled for its
     /// one use rather than run generically for each result type.)
-    func read(replica: Bool, _ body: @escaping @Sendable (Session) async throws -> Void) async throws
+    func read(replica: Bool, lookup: Bool, _ body: @escaping @Sendable (Session) async throws -> Void) async throws
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
     func transaction(_ body: @escaping @Sendable (Session) async throws -> Void) async throws

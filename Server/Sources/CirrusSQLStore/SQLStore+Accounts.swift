@@ -8,7 +8,7 @@ extension SQLStore {
 
     package func account(userId: String) async throws -> StoredAccount? {
         let statement = accounts.account(userId: userId)
-        return try await reading { session in
+        return try await reading(lookup: true) { session in
             guard let row = try await session.rows(statement).first, let id = row[0].text else { return nil }
             var failures: [Timestamp] = []
             if case .array(let stamps)? = try? JSONParser.parse(Array((row[2].text ?? "[]").utf8)) {
@@ -20,12 +20,12 @@ extension SQLStore {
 
     package func session(token: String) async throws -> StoredSession? {
         let statement = accounts.session(token: token)
-        return try await reading { try await $0.rows(statement).first.flatMap(Self.session) }
+        return try await reading(lookup: true) { try await $0.rows(statement).first.flatMap(Self.session) }
     }
 
     package func sessions(userId: String) async throws -> [StoredSession] {
         let statement = accounts.sessions(userId: userId)
-        return try await reading { try await $0.rows(statement).compactMap(Self.session) }
+        return try await reading(lookup: true) { try await $0.rows(statement).compactMap(Self.session) }
     }
 
     package func passwords(userIds: [String]) async throws -> [String: String] {
@@ -47,7 +47,7 @@ extension SQLStore {
     }
 
     package func roleNames(userId: String) async throws -> [String] {
-        try await reading { session in
+        try await reading(lookup: true) { session in
             guard let roleTable = try await self.existingTable(for: "_Role", session) else { return [] }
             return try await session.rows(self.accounts.roleNames(userId: userId, roleTable: roleTable)).compactMap { $0.first?.text }
         }

@@ -11,7 +11,7 @@ extension SQLStore {
 
     package func fetch(className: String, ids: [String]) async throws -> [StoredObject] {
         guard !ids.isEmpty else { return [] }
-        return try await reading { session in
+        return try await reading(lookup: true) { session in
             guard let table = try await self.existingTable(for: className, session) else { return [] }
             let statement = ObjectStatements(dialect: self.dialect, table: table).select(ids: ids)
             return try await session.rows(statement).map { try StoredRow.decode($0, className: className).object }
@@ -76,7 +76,7 @@ extension SQLStore {
         for pointer in pointers { idsByClass[pointer.className, default: []].insert(pointer.objectId) }
         let requested = idsByClass.sorted { $0.key < $1.key }
         guard !requested.isEmpty else { return [] }
-        return try await reading { session in
+        return try await reading(lookup: true) { session in
             var tables: [(className: String, table: String, ids: [String])] = []
             for (className, ids) in requested {
                 guard let table = try await self.existingTable(for: className, session) else { continue }

@@ -21,7 +21,7 @@ extension SQLStore {
     }
 
     package func loadSchema(of className: String) async throws -> ClassSchema? {
-        try await reading { session in
+        try await reading(lookup: true) { session in
             guard let row = try await session.rows(self.registry.findClass(className)).first, let table = row[1].text else { return nil }
             self.tables.record(className: className, table: table)
             return try await self.recordedSchema(of: className, options: row[2].text, session)

@@ -12,6 +12,9 @@ package final class SQLStore<Driver: SQLDriver>: StorageAdapter {
     package let driver: Driver
     let tables = TableDirectory()
     private let closeOnce = OnceFlag()
+    /// Told about every read, lookup and transaction (the server's metrics).
+    let observations = StoreObservation()
+    package var observation: StoreObservation? { observations }
 
     package init(driver: Driver) {
         self.driver = driver
@@ -59,9 +62,13 @@ package final class SQLStore<Driver: SQLDriver>: StorageAdapter {
 
     /// Runs `body` as one read, turning the engine's errors into ``StorageError``s that say what failed, and failures
     /// the request caused into their ``APIError``.
-    func reading<T: Sendable>(replica: Bool = false, _ body: @escaping @Sendable (Driver.Session) async throws -> T) async throws -> T {
+    func reading<T: Sendable>(
+        replica: Bool = false, lookup: Bool = false, _ body: @escaping @Sendable (Driver.Session) async throws -> T
+    ) async throws -> T {
         do {
-            return try await collect({ try await self.driver.read(replica: replica, $0) }, body)
+            return try await observations.observe(lookup ? .lookup : .read) {
+                try await collect({ try await self.driver.read(replica: replica, lookup: lookup, $0) }, body)
+            }
         } catch {
             throw failure(error)
         }
@@ -70,7 +77,7 @@ package final class SQLStore<Driver: SQLDriver>: StorageAdapter {
     /// Runs `body` in a transaction, with the errors of ``reading(replica:_:)``.
     func writing<T: Sendable>(_ body: @escaping @Sendable (Driver.Session) async throws -> T) async throws -> T {
         do {
-            return try await collect(driver.transaction, body)
+            return try await observations.observe(.transaction) { try await collect(driver.transaction, body) }
         } catch {
             throw failure(error)
         }

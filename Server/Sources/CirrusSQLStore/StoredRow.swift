@@ -15,13 +15,16 @@ package struct StoredRow: Sendable {
         guard values.count >= 5, let id = values[0].text, let created = values[1].integer, let updated = values[2].integer,
             let dataText = values[4].text
         else { throw StorageError.database("a stored row of \(className) has unexpected columns: \(values.prefix(5))") }
-        guard case .object(let fields) = try JSONParser.parse(dataText) else {
+        // Compact, whatever the engine's layout (PostgreSQL's jsonb text has spaces), as replies send it.
+        let document = JSONWriter.compacted(Array(dataText.utf8))
+        guard case .object(let fields) = try JSONParser.parse(document) else {
             throw StorageError.database("the stored document of \(className) is not a JSON object")
         }
         let object = StoredObject(
             className: className, objectId: id, createdAt: Timestamp(millisecondsSince1970: created),
-            updatedAt: Timestamp(millisecondsSince1970: updated), acl: try values[3].text.map { try JSONParser.parse($0) }, fields: fields
+            updatedAt: Timestamp(millisecondsSince1970: updated), acl: try values[3].text.map { try JSONParser.parse($0) }, fields: fields,
+            document: document
         )
-        return StoredRow(object: object, encodedSize: dataText.utf8.count)
+        return StoredRow(object: object, encodedSize: document.count)
     }
 }

@@ -14,6 +14,10 @@ package struct SQLiteDriver: SQLDriver {
     package let dialect = SQLiteDialect()
     /// The change log: one process writes the file, so the log lives in that process's memory.
     package let changeLog = ChangeLog(position: ChangeLog.clockPosition())
+    /// The statements each connection keeps compiled.
+    let statements = PreparedStatements()
+    /// The connections lookups run on, on the calling thread (``read(replica:lookup:_:)``).
+    let lookups: LookupConnections
 
     init(path: String, readers: Int, statementTimeout: Duration?, regexBudgetMilliseconds: Int) throws {
         var configuration = Configuration()
@@ -30,20 +34,60 @@ package struct SQLiteDriver: SQLDriver {
             db.add(function: Self.polygonFunction)
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        var lookupConfiguration = configuration
+        lookupConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        lookups = LookupConnections(path: path, limit: max(2, ProcessInfo.processInfo.activeProcessorCount), configuration: lookupConfiguration)
     }
 
-    /// A read on one of the reader connections (SQLite has no replica).
-    package func read(replica: Bool, _ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
+    /// A read on one of the reader connections (SQLite has no replica), in a transaction of its own so that its
+    /// statements see one state of the file.
+    ///
+    /// A lookup runs on the calling thread, on a connection of ``lookups``: GRDB's `async` read hands the work to the
+    /// reader's dispatch queue and back, two thread switches that cost a get by id more than its statement. A lookup
+    /// holds its thread for a bounded time (rows by key), and the lookup connections are as many as the threads that
+    /// may run them at once, so it never waits for one behind a long query. Every other read, whose time depends on
+    /// what the client asked, runs on GRDB's reader pool and holds no thread of Swift's concurrency pool meanwhile.
+    package func read(replica: Bool, lookup: Bool, _ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
+        if lookup, let connection = lookups.take() {
+            defer { lookups.give(connection) }
+            return try await readHere(on: connection, body)
+        }
         try await pool.read { db in
-            let session = SQLiteSession(db: db, dialect: dialect)
+            let session = SQLiteSession(db: db, dialect: dialect, statements: statements)
             return try ConnectionExecutor.run { try await body(session) }
         }
     }
 
+    /// A read on `connection`, on this thread; a cancelled task interrupts its statement (``ReadInterruption``).
+    private func readHere(on connection: DatabaseQueue, _ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
+        let interruption = ReadInterruption()
+        try await withTaskCancellationHandler {
+            try connection.inDatabase { db in
+                try interruption.begin(db.sqliteConnection)
+                defer { interruption.end() }
+                let session = SQLiteSession(db: db, dialect: dialect, statements: statements)
+                try session.run(Self.beginRead)
+                do {
+                    try ConnectionExecutor.run { try await body(session) }
+                } catch {
+                    if db.isInsideTransaction { try? session.run(Self.rollback) }
+                    throw error
+                }
+                try session.run(Self.commit)
+            }
+        } onCancel: {
+            interruption.fire()
+        }
+    }
+
+    static let beginRead = "BEGIN DEFERRED TRANSACTION"
+    static let commit = "COMMIT"
+    static let rollback = "ROLLBACK"
+
     /// A transaction on the writer connection.
     package func transaction(_ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
         try await pool.write { db in
-            let session = SQLiteSession(db: db, dialect: dialect)
+            let session = SQLiteSession(db: db, dialect: dialect, statements: statements)
             return try ConnectionExecutor.run { try await body(session) }
         }
     }
@@ -83,6 +127,7 @@ package struct SQLiteDriver: SQLDriver {
     /// Moves the write-ahead log into the database file (so that after a clean stop the file alone holds every
     /// write), then closes every connection.
     package func close() async throws {
+        lookups.close()
         do {
             try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         } catch {
@@ -98,17 +143,37 @@ package struct SQLiteDriver: SQLDriver {
 package struct SQLiteSession: SQLSession, @unchecked Sendable {
     let db: Database
     let dialect: SQLiteDialect
+    let statements: PreparedStatements
 
     package func rows(_ fragment: SQLFragment) async throws -> [[SQLValue]] {
         let (sql, bindings) = try dialect.renderForDatabase(fragment)
-        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue))).map { row in
-            (0..<row.count).map { SQLValue(row[$0] as DatabaseValue) }
+        let statement = try statements.statement(sql, in: db)
+        // A cursor's row reads the statement's current row in place: each value is copied once, into the result.
+        let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(bindings))
+        var rows: [[SQLValue]] = []
+        while let row = try cursor.next() {
+            rows.append((0..<row.count).map { SQLValue(row[$0] as DatabaseValue) })
         }
+        return rows
+    }
+
+    /// GRDB's arguments of `bindings`. (Its initializer from a sequence of a generic value type maps it with a key path
+    /// that the runtime builds on every call, unspecialized across modules; the one from optionals does not.)
+    static func arguments(_ bindings: [SQLValue]) -> StatementArguments {
+        StatementArguments(bindings.map { $0.databaseValue as (any DatabaseValueConvertible)? })
+    }
+
+    /// Runs one statement without arguments, kept prepared.
+    func run(_ sql: String) throws {
+        try statements.statement(sql, in: db).execute()
     }
 
     package func execute(_ fragment: SQLFragment) async throws {
         let (sql, bindings) = try dialect.renderForDatabase(fragment)
-        try db.execute(sql: sql, arguments: StatementArguments(bindings.map(\.databaseValue)))
+        let arguments = Self.arguments(bindings)
+        // Several statements in one text (schema migrations) are run as they come; one is kept prepared.
+        guard !sql.contains(";") else { return try db.execute(sql: sql, arguments: arguments) }
+        try statements.statement(sql, in: db).execute(arguments: arguments)
     }
 }
 

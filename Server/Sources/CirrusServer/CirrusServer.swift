@@ -34,6 +34,7 @@ public struct CirrusServer: Sendable {
         logger.logLevel = configuration.logLevel
         logger.handler = BoundedLogHandler(wrapping: logger.handler, maximumLineSize: configuration.resilience.maximumLogLineSize)
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let requestLogFile = try configuration.requestLogFile.map(Self.requestLogFile)
         let store = try StoreFactory.open(configuration, logger: logger)
         let keys: AppKeys
         do {
@@ -97,11 +98,22 @@ public struct CirrusServer: Sendable {
         )
         let pushSender = PushSender(objects: objects, apns: senders.apns, fcm: senders.fcm, settings: senders.settings, bell: pushBell, logger: logger)
         var responder = HTTPServices.makeResponder(
-            app, keys: keys, maximumBodySize: configuration.maximumBodySize, liveQuery: configuration.liveQuery.enabled, logger: logger
+            app, keys: keys, maximumBodySize: configuration.maximumBodySize, liveQuery: configuration.liveQuery.enabled,
+            dashboard: configuration.dashboard ? DashboardAssets(directory: configuration.dashboardDirectory) : nil,
+            requestLogFile: requestLogFile, logger: logger
         )
         responder.clientAddressHeader = configuration.clientAddressHeader
+        responder.describeSettings(configuration.readOut(keys: keys))
+        responder.serveImports(ImportJobs(
+            store: store, dataDirectory: configuration.dataDirectory, fileURLBase: fileSettings.filesBase, fileProvider: storage.name, logger: logger
+        ))
+        responder.serveChanges(objects.changes, lifetime: configuration.dashboardLiveLifetime)
         responder.transport = configuration.transport
         let connections = connectionLimiter(configuration.transport, logger: logger)
+        responder.metrics = metrics(
+            configuration, store: store, connections: connections, liveQuery: configuration.liveQuery.enabled ? app.liveQuery : nil,
+            changes: objects.changes
+        )
         let realtime: RealtimeListener?
         do {
             realtime = try await startRealtime(configuration, liveQuery: app.liveQuery, keys: keys, limiter: connections, logger: logger)
@@ -120,7 +132,7 @@ public struct CirrusServer: Sendable {
             responder: responder,
             server: CirrusHTTPChannel.server(settings: settings, limiter: connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Cirrus"),
-            services: [
+            services: (requestLogFile.map { [RequestLogService(file: $0)] as [any Service] } ?? []) + [
                 StoreService(store: store, logger: logger), ChangeNoticeService(objects: objects, liveQuery: app.liveQuery, webhooks: engine.webhooks),
                 LiveQueryDispatchService(
                     dispatcher: LiveDispatcher(service: app.liveQuery), listener: realtime,
@@ -136,6 +148,18 @@ public struct CirrusServer: Sendable {
             keys: keys, store: store, application: application, changes: objects.changes, connections: connections,
             shutdownTimeout: configuration.resilience.shutdownTimeout
         )
+    }
+
+    /// The request log file at `path`, written to once to check that it can be.
+    /// - Throws: ``ServerStartError/invalidConfiguration(_:)`` when it cannot.
+    static func requestLogFile(_ path: String) throws -> RequestLogFile {
+        let file = RequestLogFile(path: path)
+        do {
+            try file.prepare()
+        } catch {
+            throw ServerStartError.invalidConfiguration("The request log file \(path) cannot be written (\(error.localizedDescription)).")
+        }
+        return file
     }
 
     /// The app's cloud code: the LeanEngine app, when one is configured, and the Parse webhooks registered in the store.
@@ -270,6 +294,16 @@ public struct CirrusServer: Sendable {
             break
         }
         return keys
+    }
+}
+
+/// Writes the request log file until the server stops (listed first, so it stops last and writes the requests
+/// answered during the shutdown).
+struct RequestLogService: Service {
+    let file: RequestLogFile
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await file.run() }
     }
 }
 

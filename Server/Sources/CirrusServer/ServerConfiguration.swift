@@ -69,6 +69,18 @@ public struct ServerConfiguration: Sendable {
     public var engine = EngineConfiguration()
     /// Push delivery: APNs and FCM credentials (none by default: pushes are kept and their devices counted as failed).
     public var push = PushConfiguration()
+    /// Whether the web console is served at `/dashboard` (on by default).
+    public var dashboard = true
+    /// A directory the console's files are read from instead of those compiled in (for working on the page).
+    public var dashboardDirectory: String?
+    /// How long one live view of the console (a stream of a class's changes) lasts before the browser opens a new one,
+    /// which checks its session again.
+    public var dashboardLiveLifetime: Duration = .seconds(300)
+    /// A file every answered request is written to as a JSON line (the console's request log reads it too), if any.
+    public var requestLogFile: String?
+    /// The bearer token of `/metrics` (Prometheus's text format); without one the server serves no metrics and
+    /// counts nothing.
+    public var metricsToken: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 3000, dataDirectory: String = "./cirrus-data", databaseURL: String? = nil,

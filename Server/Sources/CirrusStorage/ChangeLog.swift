@@ -10,10 +10,14 @@ import CirrusModel
 /// LiveQuery dispatcher only sorts records out to per-socket queues, which bound themselves).
 package final class ChangeLog: Sendable {
     private let state = Lock()
+    /// Held while records are handed out, one delivery at a time; never taken under ``state`` or by a subscription's
+    /// end.
+    private let delivery = Lock()
     nonisolated(unsafe) private var continuations: [Int: AsyncStream<ChangeRecord>.Continuation] = [:]
     nonisolated(unsafe) private var nextToken = 0
     nonisolated(unsafe) private var lastSequence: Int64 = 0
     nonisolated(unsafe) private var dropped = 0
+    nonisolated(unsafe) private var lag: Duration = .zero
     nonisolated(unsafe) private var firstSubscription: (@Sendable () -> Void)?
     nonisolated(unsafe) private var history: ChangeHistory?
     private let bufferSize: Int
@@ -99,6 +103,10 @@ package final class ChangeLog: Sendable {
     /// How many records subscribers lost by falling behind.
     package var droppedCount: Int { state.withLock { dropped } }
 
+    /// How long after its write the last record written or updated reached this process's log (the time between the
+    /// object's `updatedAt` and its delivery): near zero on SQLite, the change-log reader's delay on PostgreSQL.
+    package var lastLag: Duration { state.withLock { lag } }
+
     /// The sequence of the last record appended or delivered (0 before any).
     package var lastSequenceNumber: Int64 { state.withLock { lastSequence } }
 
@@ -106,13 +114,12 @@ package final class ChangeLog: Sendable {
     /// itself (SQLite's one writer calls this in the commit).
     package func append(_ records: [ChangeRecord]) {
         guard !records.isEmpty else { return }
-        state.withLock {
-            let now = history == nil ? nil : ContinuousClock.now
-            for var record in records {
+        publish {
+            records.map { record in
+                var record = record
                 lastSequence += 1
                 record.sequence = lastSequence
-                yield(record)
-                if let now { history?.keep(record, now: now) }
+                return record
             }
         }
     }
@@ -120,20 +127,45 @@ package final class ChangeLog: Sendable {
     /// Hands records the database numbered (in increasing order) to every subscriber.
     package func deliver(_ records: [ChangeRecord]) {
         guard !records.isEmpty else { return }
-        state.withLock {
-            let now = history == nil ? nil : ContinuousClock.now
+        publish {
+            var fresh: [ChangeRecord] = []
             for record in records where record.sequence > lastSequence {
                 lastSequence = record.sequence
-                yield(record)
-                if let now { history?.keep(record, now: now) }
+                fresh.append(record)
             }
+            return fresh
         }
     }
 
-    /// Yields under the lock, so that every subscriber sees one order.
-    private func yield(_ record: ChangeRecord) {
-        for continuation in continuations.values {
-            if case .dropped = continuation.yield(record) { dropped += 1 }
+    /// Takes the records `admit` answers under ``state`` (where it numbers them), keeps them in the history, and hands
+    /// them out under ``delivery``.
+    private func publish(_ admit: () -> [ChangeRecord]) {
+        delivery.withLock {
+            let (records, subscribers) = state.withLock {
+                let records = admit()
+                if let written = records.last(where: { $0.after != nil })?.after?.updatedAt {
+                    lag = .milliseconds(max(0, Timestamp.now().millisecondsSince1970 - written.millisecondsSince1970))
+                }
+                if history != nil {
+                    let now = ContinuousClock.now
+                    for record in records { history?.keep(record, now: now) }
+                }
+                return (records, Array(continuations.values))
+            }
+            hand(records, to: subscribers)
         }
+    }
+
+    /// Yields outside ``state`` (a yield takes the waiting task's own lock, under which a cancelled subscription's
+    /// `onTermination` takes ``state``: yielding under it deadlocked) and under ``delivery``, so that every subscriber
+    /// still sees one order.
+    private func hand(_ records: [ChangeRecord], to subscribers: [AsyncStream<ChangeRecord>.Continuation]) {
+        var lost = 0
+        for record in records {
+            for continuation in subscribers {
+                if case .dropped = continuation.yield(record) { lost += 1 }
+            }
+        }
+        if lost > 0 { state.withLock { dropped += lost } }
     }
 }

@@ -35,8 +35,9 @@ package struct ChangeRecord: Sendable, Hashable {
         self.kind = kind
         self.className = className
         self.objectId = objectId
-        self.before = before
-        self.after = after
+        // Records are kept (the change log's history) and fanned out: without the documents' text beside their fields.
+        self.before = before?.withoutDocument
+        self.after = after?.withoutDocument
         self.updatedKeys = updatedKeys
     }
 

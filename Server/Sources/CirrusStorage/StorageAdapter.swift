@@ -12,6 +12,13 @@ package protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, C
 
     /// Releases connections.
     func close() async throws
+
+    /// Where the store tells an observer about its operations (the server's metrics); `nil` for a store that does not.
+    var observation: StoreObservation? { get }
+}
+
+extension StorageAdapter {
+    package var observation: StoreObservation? { nil }
 }
 
 /// Objects: writes (with their relation rows and account writes), reads, statistics, relations.
@@ -22,6 +29,10 @@ package protocol ObjectStorage: Sendable {
 
     /// The objects of a class with these ids, in any order; missing ids are left out.
     func fetch(className: String, ids: [String]) async throws -> [StoredObject]
+
+    /// How the store would run ``find(_:)`` for `query`, a line per step, told to prefer indexes: whether an index can
+    /// answer the condition and order, however few rows the class holds. Empty when the class does not exist.
+    func queryPlan(for query: StorageQuery) async throws -> [String]
 
     /// The objects of several classes by pointer, in one statement; missing objects, and objects none of
     /// `readers` may read (`nil`: the master key, who reads all), are left out.

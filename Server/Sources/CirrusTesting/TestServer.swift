@@ -120,10 +120,13 @@ package struct TestClient: Sendable {
         return TestReply(status: Int(response.status.code), headers: response.headers, bodyText: String(buffer: response.body))
     }
 
-    /// Sends a request without any dialect's headers: the account pages (`/auth/…`) that browsers open. A `form`
-    /// is sent form-encoded.
-    package func browse(_ method: HTTPRequest.Method, _ path: String, form: [String: String]? = nil) async throws -> TestReply {
+    /// Sends a request without any dialect's headers (only `headers`): the account pages (`/auth/…`) that browsers
+    /// open, `/metrics`. A `form` is sent form-encoded.
+    package func browse(
+        _ method: HTTPRequest.Method, _ path: String, form: [String: String]? = nil, headers: [String: String] = [:]
+    ) async throws -> TestReply {
         var fields = HTTPFields()
+        for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
         var body: ByteBuffer?
         if let form {
             fields[.contentType] = "application/x-www-form-urlencoded"
@@ -140,7 +143,7 @@ package struct TestClient: Sendable {
         return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text).replacingOccurrences(of: "%20", with: "+")
     }
 
-    static func authHeaders(_ dialect: Dialect, _ auth: Auth) -> [String: String] {
+    package static func authHeaders(_ dialect: Dialect, _ auth: Auth) -> [String: String] {
         let keys = TestServer.keys
         switch (dialect, auth) {
         case (_, .none): return [:]

@@ -28,6 +28,9 @@ struct AccountOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "A password change or reset revokes all the user's sessions (CIRRUS_REVOKE_SESSIONS_ON_PASSWORD_CHANGE).")
     var revokeSessionsOnPasswordChange: Bool?
 
+    @Option(help: "scrypt's work factor for new password hashes, as log2 N from 10 to 20 (CIRRUS_PASSWORD_COST, default 15: 32 MiB of memory a hash); a user's hash of another cost is redone at its next log-in.")
+    var passwordCost: Int?
+
     @Option(help: "Days a Parse (revocable) session lasts; 0 for ever (CIRRUS_SESSION_LIFETIME_DAYS, default 365).")
     var sessionLifetimeDays: Int?
 
@@ -67,6 +70,10 @@ struct AccountOptions: ParsableArguments {
         }
         if let days = try lifetime(values.integer(stableSessionLifetimeDays, "CIRRUS_STABLE_SESSION_LIFETIME_DAYS")) {
             settings.stableSessionLifetime = days
+        }
+        if let log2N = try values.integer(passwordCost, "CIRRUS_PASSWORD_COST") {
+            guard (10...20).contains(log2N) else { throw ValidationError("The password cost is log2 N of scrypt, from 10 to 20.") }
+            settings.passwordCost = PasswordHasher.Cost(log2N: log2N, blockSize: settings.passwordCost.blockSize, parallelism: settings.passwordCost.parallelism)
         }
         settings.messaging = try messaging(values, defaults: settings.messaging)
         return settings

@@ -51,15 +51,25 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Push notifications") var push: PushOptions
 
+    @Option(help: "Serve the web console at /dashboard (CIRRUS_DASHBOARD, default true). CIRRUS_DASHBOARD_DIR serves its files from a directory instead of those compiled in, for working on the page.")
+    var dashboard: Bool?
+
+    @Option(help: "Write every answered request to this file as a JSON line, credentials blanked; past 64 MB it becomes <file>.1 (CIRRUS_REQUEST_LOG). The console's request log reads it too.")
+    var requestLog: String?
+
+    @Option(help: "Serve the server's metrics in Prometheus's text format at /metrics to scrapes that send this bearer token (CIRRUS_METRICS_TOKEN, default: no metrics).")
+    var metricsToken: String?
+
     func run() async throws {
         TerminationSignals.catchFromNow()
         let configuration = try makeConfiguration(environment: ProcessInfo.processInfo.environment)
         let maximumLineSize = configuration.resilience.maximumLogLineSize
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+        // Every line written while a request is answered carries its id (`request=…`, RequestID).
+        LoggingSystem.bootstrap({ label, metadataProvider in
+            var handler = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
             handler.logLevel = configuration.logLevel
             return BoundedLogHandler(wrapping: handler, maximumLineSize: maximumLineSize)
-        }
+        }, metadataProvider: RequestID.metadataProvider)
         var logger = Logger(label: "cirrus")
         logger.logLevel = configuration.logLevel
         let server = try await CirrusServer.build(configuration, logger: logger)
@@ -105,6 +115,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try engine.apply(values, to: &configuration)
         try push.apply(values, to: &configuration)
+        configuration.dashboard = try values.bool(dashboard, "CIRRUS_DASHBOARD") ?? configuration.dashboard
+        configuration.dashboardDirectory = values.string(nil, "CIRRUS_DASHBOARD_DIR")
+        configuration.requestLogFile = values.string(requestLog, "CIRRUS_REQUEST_LOG")
+        configuration.metricsToken = values.string(metricsToken, "CIRRUS_METRICS_TOKEN")
         return configuration
     }
 

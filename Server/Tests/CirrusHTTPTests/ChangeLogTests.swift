@@ -1,6 +1,8 @@
 import CirrusModel
 import CirrusStorage
 import CirrusTesting
+import Foundation
+import Synchronization
 import Testing
 
 /// The change log: every committed object write, with the object before and after, in commit order. LiveQuery and
@@ -84,6 +86,36 @@ struct ChangeLogTests {
             #expect(records[3].before?.acl == nil && records[3].after?.acl == ["*": ["read": true, "write": true]])
             #expect(records.map(\.sequence) == records.map(\.sequence).sorted() && Set(records.map(\.sequence)).count == records.count)
         }
+    }
+
+    /// A deadlock this caught: records were yielded under the log's lock, and a yield takes the waiting task's lock,
+    /// under which cancelling that task ends its subscription, which took the log's lock.
+    @Test("subscriptions cancelled while records are handed out never block the log", .timeLimit(.minutes(3)))
+    func cancellationDuringDelivery() async throws {
+        let log = ChangeLog()
+        let object = StoredObject(
+            className: "Note", objectId: "a", createdAt: Timestamp(millisecondsSince1970: 0), updatedAt: Timestamp(millisecondsSince1970: 0), acl: nil,
+            fields: [:]
+        )
+        // The writer: a thread of its own, as SQLite's writer is, appending until the readers are done.
+        let done = Mutex(false)
+        let writer = Thread {
+            while !done.withLock({ $0 }) { log.append([.created(object)]) }
+        }
+        writer.start()
+        for _ in 0..<100 {
+            // Readers waiting for the next record when they are cancelled.
+            let readers = (0..<8).map { _ in
+                Task {
+                    for await _ in log.subscribe() {}
+                }
+            }
+            try await Task.sleep(for: .milliseconds(1))
+            for reader in readers { reader.cancel() }
+        }
+        done.withLock { $0 = true }
+        while !writer.isFinished { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(log.lastSequenceNumber > 0)
     }
 
     @Test("a subscription ends when its stream is dropped, a late subscriber gets only later records, and records are numbered in order")

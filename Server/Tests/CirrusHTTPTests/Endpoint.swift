@@ -102,3 +102,12 @@ enum WireFormat {
         Timestamp(parsing: iso).map { $0.format(offsetMinutes: 480, style: .spaced) }
     }
 }
+
+extension TestReply {
+    /// Whether the reply refuses: an error status, or for a batch (which answers 200 with each item's own result) an
+    /// error as its first item.
+    func isRefusal(batch: Bool) -> Bool {
+        guard batch, status < 400 else { return status >= 400 }
+        return json.arrayValue?.first?["error"] != nil
+    }
+}

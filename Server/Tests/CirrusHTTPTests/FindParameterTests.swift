@@ -85,6 +85,21 @@ struct FindParameterTests {
         ),
     ]
 
+    @Test("explain answers the store's plan for the find to the master key only, and a condition on an indexed field uses the index")
+    func explain() async throws {
+        try await TestServer.with { client in
+            _ = try await client.create(.leancloud, "Plan", ["n": 1, "t": "a"])
+            let indexed = try await client.request(.leancloud, .put, "/schemas/Plan", json: ["indexes": ["n_1": ["n": 1]]], auth: .master)
+            #expect(indexed.status == 200, "\(indexed.bodyText)")
+            let condition = URLQuery.encode(#"{"n":{"$gt":0}}"#)
+            let plan = try await client.request(.leancloud, .get, "/classes/Plan?explain=true&where=\(condition)&order=n", auth: .master)
+            let lines = plan.json["plan"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(!lines.isEmpty && lines.joined(separator: " ").lowercased().contains("index"), "\(lines)")
+            let refused = try await client.request(.leancloud, .get, "/classes/Plan?explain=true", auth: .appKey)
+            #expect(refused.status >= 400 && refused.json["plan"] == nil, "\(refused.bodyText)")
+        }
+    }
+
     @Test("bad parameters are refused with the dialect's error", arguments: Endpoint.all, badCases)
     func refuses(_ endpoint: Endpoint, _ test: BadCase) async throws {
         try await TestServer.with { client in

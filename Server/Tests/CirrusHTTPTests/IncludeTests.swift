@@ -189,6 +189,10 @@ final class CountingStore: StorageAdapter {
 
     var changeLog: ChangeLog { base.changeLog }
 
+    func queryPlan(for query: StorageQuery) async throws -> [String] {
+        try await base.queryPlan(for: query)
+    }
+
     func append(_ records: [ChangeRecord]) async throws {
         try await base.append(records)
     }

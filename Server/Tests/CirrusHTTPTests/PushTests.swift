@@ -40,7 +40,7 @@ struct PushTests {
                 let apns = APNsClient(credentials: credentials, client: http, productionURL: apnsServer.baseURL, sandboxURL: apnsServer.baseURL)
                 let fcmURL = fcmDown ? "http://127.0.0.1:1" : fcmServer.baseURL  // nothing listens on port 1
                 let fcm = FCMClient(
-                    account: try FCMServiceAccount(json: Array(fcmServer.serviceAccountJSON.utf8)), client: http, baseURL: fcmURL, timeout: .seconds(2)
+                    account: try FCMServiceAccount(json: Array(fcmServer.serviceAccountJSON.utf8)), client: http, baseURL: fcmURL, timeout: .seconds(30)
                 )
                 do {
                     try await TestServer.with(configure: { configuration in
@@ -205,7 +205,9 @@ struct PushTests {
     @Test("10 000 installations are each sent one notification, read from the store a page at a time")
     func manyInstallations() async throws {
         try await Self.withPushServer { client, apnsServer, _ in
-            let count = 10_000
+            // On PostgreSQL 2 500 (five full pages of the sender's 500, then the empty read that ends it): the store's part is the paged read,
+            // the rest is the same code as on SQLite, and CI's time is short.
+            let count = TestStore.isPostgres ? 2_500 : 10_000
             for start in stride(from: 0, to: count, by: 100) {
                 let requests: [JSON] = (start..<start + 100).map { n in
                     ["method": "POST", "path": "/1.1/classes/_Installation", "body": ["deviceType": "ios", "deviceToken": .string(Self.token(n + 1)), "channels": ["all"]]]

@@ -1,3 +1,5 @@
+import CirrusSQLStore
+@testable import CirrusSQLite
 import CirrusTesting
 import Foundation
 import Testing
@@ -77,6 +79,28 @@ struct ConfigurationTests {
             let termination = try await process.waitForExit()
             #expect(termination != .exited(0))
             #expect(process.output.contains("CIRRUS_PORT must be an integer"))
+        }
+    }
+
+    @Test("--password-cost sets scrypt's work factor of new hashes, CIRRUS_PASSWORD_COST too; out of range stops the server")
+    func passwordCost() async throws {
+        try await Sandbox.with { sandbox in
+            let server = try await sandbox.startServer(extra: ["--password-cost", "11"])
+            let signedUp = try await server.client.send("POST", "/1.1/users", json: ["username": "cost", "password": "pass-word-1"])
+            #expect(signedUp.status == 201)
+            let logIn = try await server.client.send("POST", "/1.1/login", json: ["username": "cost", "password": "pass-word-1"])
+            #expect(logIn.status == 200)
+            try await server.stopCleanly()
+            let store = try SQLiteStorageAdapter(path: sandbox.path("data/cirrus.sqlite"))
+            let userId = try #require(signedUp.json["objectId"]?.stringValue)
+            let stored = try await store.passwords(userIds: [userId])[userId]
+            try await store.close()
+            #expect(stored?.hasPrefix("$scrypt$ln=11,r=8,p=1$") == true, "\(stored ?? "none")")
+            for (arguments, environment) in [(["--password-cost", "9"], [String: String]()), ([], ["CIRRUS_PASSWORD_COST": "21"])] {
+                let process = try sandbox.launch(["serve", "--data-dir", sandbox.dataDirectory] + arguments, environment: environment)
+                #expect(try await process.waitForExit() != .exited(0))
+                #expect(process.output.contains("from 10 to 20"), "\(process.output)")
+            }
         }
     }
 }

@@ -18,6 +18,15 @@ struct PasswordHasherTests {
         #expect(try Self.hasher.hash("correct horse") != stored)
     }
 
+    @Test("the default cost is scrypt with N = 2^15, r = 8, p = 1, and its hashes verify")
+    func defaultCost() throws {
+        let standard = PasswordHasher()
+        let stored = try standard.hash("correct horse")
+        #expect(stored.hasPrefix("$scrypt$ln=15,r=8,p=1$"))
+        #expect(standard.verify("correct horse", against: .scrypt(stored)) == .match(needsRehash: false))
+        #expect(Self.hasher.verify("correct horse", against: .scrypt(stored)) == .match(needsRehash: true))
+    }
+
     @Test("a hash made with other work factors verifies and asks to be rehashed")
     func otherCost() throws {
         let older = PasswordHasher(cost: PasswordHasher.Cost(log2N: 9, blockSize: 8, parallelism: 1))

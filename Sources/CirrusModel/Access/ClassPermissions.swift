@@ -70,12 +70,19 @@ public struct FieldOptions: Sendable, Hashable {
     /// A personal field of `_User` (`email`, `mobilePhoneNumber`) that every client may see and query, not only the
     /// user it belongs to (see ``ClassSchema/privateFields``).
     public var exposed: Bool
+    /// Every object must have a value (not null) for the field: a create without one, or an update that removes it, is
+    /// refused (LeanCloud's "required" column, error 113).
+    public var required: Bool
+    /// The value a create without the field gets (LeanCloud's column default; Parse's `defaultValue`).
+    public var defaultValue: JSON?
 
-    public init(readOnly: Bool = false, hidden: Bool = false, exposed: Bool = false) {
+    public init(readOnly: Bool = false, hidden: Bool = false, exposed: Bool = false, required: Bool = false, defaultValue: JSON? = nil) {
         self.readOnly = readOnly
         self.hidden = hidden
         self.exposed = exposed
+        self.required = required
+        self.defaultValue = defaultValue
     }
 
-    public var isDefault: Bool { !readOnly && !hidden && !exposed }
+    public var isDefault: Bool { !readOnly && !hidden && !exposed && !required && defaultValue == nil }
 }

@@ -95,6 +95,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case classPermissionDenied
         /// A field that clients may not change.
         case readOnlyField
+        /// A create without a value for a required field, or an update removing it.
+        case requiredFieldMissing
         case invalidRoleName
         /// A value that may be set only once (a role's name; an installation's ids and device type).
         case immutableField

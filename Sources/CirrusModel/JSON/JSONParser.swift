@@ -13,23 +13,33 @@ public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 512
 
-    private let bytes: [UInt8]
+    /// The text, valid while ``parse(_:)`` runs: reading through a buffer pointer spares a bounds check and a
+    /// reference count on every byte.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// Parses a complete JSON text.
     /// - Throws: ``SyntaxError`` when the text is not one well-formed JSON value.
     public static func parse(_ text: some Sequence<UInt8>) throws(SyntaxError) -> JSON {
-        var parser = JSONParser(bytes: Array(text))
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else { throw parser.error("unexpected trailing characters") }
-        return value
+        let text = Array(text)
+        let parsed = text.withUnsafeBufferPointer { bytes -> Result<JSON, SyntaxError> in
+            var parser = JSONParser(bytes: bytes)
+            do throws(SyntaxError) {
+                parser.skipWhitespace()
+                let value = try parser.parseValue()
+                parser.skipWhitespace()
+                guard parser.index == parser.bytes.count else { throw parser.error("unexpected trailing characters") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try parsed.get()
     }
 
     /// Parses a complete JSON text given as a string.
@@ -65,13 +75,13 @@ public struct JSONParser {
         }
     }
 
-    private mutating func expectWord(_ word: String) throws(SyntaxError) {
-        let expected = Array(word.utf8)
-        guard index + expected.count <= bytes.count else { throw error("unexpected end of input") }
-        for offset in 0..<expected.count where bytes[index + offset] != expected[offset] {
+    private mutating func expectWord(_ word: StaticString) throws(SyntaxError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error("unexpected end of input") }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
             throw error("invalid literal")
         }
-        index += expected.count
+        index += count
     }
 
     private mutating func enterContainer() throws(SyntaxError) {
@@ -129,14 +139,17 @@ public struct JSONParser {
         index += 1
         let start = index
         // Fast path: no escapes.
+        var ascii = true
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
             guard byte >= 0x20 else { throw error("control character in string") }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
         guard let stop = current else { throw error("unterminated string") }
         if stop == UInt8(ascii: "\"") {
             index += 1
-            return try decodeUTF8(bytes[start..<(index - 1)])
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
+            return ascii ? String(decoding: text, as: UTF8.self) : try decodeUTF8(text)
         }
         var buffer = Array(bytes[start..<index])
         while true {
@@ -144,7 +157,7 @@ public struct JSONParser {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return try decodeUTF8(buffer[...])
+                return try buffer.withUnsafeBufferPointer { buffer throws(SyntaxError) in try decodeUTF8(buffer) }
             case UInt8(ascii: "\\"):
                 try appendEscape(to: &buffer)
             default:
@@ -154,8 +167,11 @@ public struct JSONParser {
         }
     }
 
-    private func decodeUTF8(_ slice: ArraySlice<UInt8>) throws(SyntaxError) -> String {
-        guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8") }
+    /// The text of valid UTF-8 bytes. Decoding puts U+FFFD in place of what is not UTF-8, so bytes that decode to
+    /// other bytes were not valid.
+    private func decodeUTF8(_ slice: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> String {
+        let text = String(decoding: slice, as: UTF8.self)
+        guard text.utf8.elementsEqual(slice) else { throw error("invalid UTF-8") }
         return text
     }
 
@@ -233,10 +249,24 @@ public struct JSONParser {
             guard let digit = current, digit.isDigit else { throw error("invalid exponent") }
             skipDigits()
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let integer = Int64(text) { return .int(integer) }
+        if isInteger, let integer = Self.integer(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return .int(integer) }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let number = Double(text), number.isFinite else { throw error("number out of range") }
         return .double(number)
+    }
+
+    /// The value of an integer literal's digits (an optional `-` first), or `nil` past 64 bits.
+    private static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let negative = digits.first == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for byte in digits.dropFirst(negative ? 1 : 0) {
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            if overflowA || overflowB { return nil }
+            value = next
+        }
+        return value
     }
 
     private mutating func skipDigits() {

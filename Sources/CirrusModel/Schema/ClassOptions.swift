@@ -47,25 +47,41 @@ public struct ClassOptions: Sendable, Hashable {
 }
 
 extension FieldOptions {
-    /// `{"read_only":true,"hidden":true,"exposed":true}` (LeanCloud's column flags, and Cirrus's `exposed`).
+    /// `{"read_only":true,"hidden":true,"exposed":true,"required":true,"defaultValue":…}` (LeanCloud's column flags,
+    /// Cirrus's `exposed`, Parse's `required` and `defaultValue`).
     public var wire: JSON {
         var members: [String: JSON] = [:]
         if readOnly { members["read_only"] = true }
         if hidden { members["hidden"] = true }
         if exposed { members["exposed"] = true }
+        if required { members["required"] = true }
+        if let defaultValue { members["defaultValue"] = defaultValue }
         return .object(members)
     }
 
-    /// The names of the flags in ``wire`` (and `readOnly`, which is read too).
-    public static let wireNames: Set<String> = ["read_only", "readOnly", "hidden", "exposed"]
+    /// The names of the flags in ``wire`` (and `readOnly` and `default`, which are read too).
+    public static let wireNames: Set<String> = ["read_only", "readOnly", "hidden", "exposed", "required", "defaultValue", "default"]
 
-    /// Reads `read_only`/`readOnly`, `hidden` and `exposed`; `nil` when a flag is not a boolean.
+    /// Reads `read_only`/`readOnly`, `hidden`, `exposed`, `required` and `defaultValue`/`default` (a null default is
+    /// none); `nil` when a flag is not a boolean.
     public init?(wire json: JSON) {
+        guard let flags = FieldOptions().changed(by: json) else { return nil }
+        self = flags
+    }
+
+    /// These flags with those `json` names changed and the others kept, as a schema change sets them (a null
+    /// default takes the default back); `nil` when a flag is not a boolean.
+    public func changed(by json: JSON) -> FieldOptions? {
         guard case .object(let members) = json else { return nil }
-        let readOnly = members["read_only"] ?? members["readOnly"] ?? false
-        let hidden = members["hidden"] ?? false
-        let exposed = members["exposed"] ?? false
-        guard let isReadOnly = readOnly.boolValue, let isHidden = hidden.boolValue, let isExposed = exposed.boolValue else { return nil }
-        self.init(readOnly: isReadOnly, hidden: isHidden, exposed: isExposed)
+        func flag(_ value: JSON?, _ current: Bool) -> Bool? {
+            guard let value else { return current }
+            return value.boolValue
+        }
+        guard let readOnly = flag(members["read_only"] ?? members["readOnly"], readOnly), let hidden = flag(members["hidden"], hidden),
+            let exposed = flag(members["exposed"], exposed), let required = flag(members["required"], required)
+        else { return nil }
+        var defaultValue = defaultValue
+        if let given = members["defaultValue"] ?? members["default"] { defaultValue = given.isNull ? JSON?.none : given }
+        return FieldOptions(readOnly: readOnly, hidden: hidden, exposed: exposed, required: required, defaultValue: defaultValue)
     }
 }

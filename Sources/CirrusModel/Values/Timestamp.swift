@@ -40,13 +40,42 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let (days, dayMillis) = local.floorDividedBy(86_400_000)
         let (year, month, day) = CivilDate.from(daysSince1970: days)
         let seconds = dayMillis / 1000
-        let fields = [
-            pad(year, 4), "-", pad(month, 2), "-", pad(day, 2),
-            style == .iso8601 ? "T" : " ",
-            pad(seconds / 3600, 2), ":", pad(seconds / 60 % 60, 2), ":", pad(seconds % 60, 2),
-        ]
-        let base = fields.joined()
-        return style == .iso8601 ? base + "." + pad(dayMillis % 1000, 3) + "Z" : base
+        // Written digit by digit: this runs twice for every object a reply holds.
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func append(_ value: Int64, width: Int) {
+            if value >= 10_000 || value < 0 {
+                let digits = Array(String(value).utf8)
+                text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
+                text.append(contentsOf: digits)
+                return
+            }
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        append(year, width: 4)
+        text.append(UInt8(ascii: "-"))
+        append(month, width: 2)
+        text.append(UInt8(ascii: "-"))
+        append(day, width: 2)
+        text.append(style == .iso8601 ? UInt8(ascii: "T") : UInt8(ascii: " "))
+        append(seconds / 3600, width: 2)
+        text.append(UInt8(ascii: ":"))
+        append(seconds / 60 % 60, width: 2)
+        text.append(UInt8(ascii: ":"))
+        append(seconds % 60, width: 2)
+        if style == .iso8601 {
+            text.append(UInt8(ascii: "."))
+            append(dayMillis % 1000, width: 3)
+            text.append(UInt8(ascii: "Z"))
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses ISO 8601 or Bmob's spaced form; a missing zone means `defaultOffsetMinutes` east of UTC.
@@ -54,11 +83,6 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         var parser = TimestampParser(text)
         guard let parsed = parser.parse(defaultOffsetMinutes: defaultOffsetMinutes) else { return nil }
         self = parsed
-    }
-
-    private func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }
 

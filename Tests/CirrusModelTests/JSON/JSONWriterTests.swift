@@ -109,4 +109,16 @@ struct JSONWriterTests {
         }
         return String(text)
     }
+
+    @Test("compacting drops the whitespace between tokens and keeps what strings hold", arguments: [
+        (#"{"a": 1, "b": [1, 2], "c": {"d": null}}"#, #"{"a":1,"b":[1,2],"c":{"d":null}}"#),
+        ("{\n  \"s\": \"a b\\\" c\",\t\"e\": \"\\\\\"\r\n}", #"{"s":"a b\" c","e":"\\"}"#),
+        (#"{"x":"y"}"#, #"{"x":"y"}"#),
+        ("[ ]", "[]"),
+    ])
+    func compacting(_ text: String, _ expected: String) throws {
+        let compact = JSONWriter.compacted(Array(text.utf8))
+        #expect(String(decoding: compact, as: UTF8.self) == expected)
+        #expect(try JSONParser.parse(compact) == JSONParser.parse(text))
+    }
 }

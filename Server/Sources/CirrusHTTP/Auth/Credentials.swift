@@ -25,43 +25,78 @@ struct Credentials: Sendable {
     }
 
     static func read(from headers: HTTPFields, overrides: [String: String], dialect: Dialect) -> Credentials {
-        func header(_ names: String...) -> String? {
+        // The `X-` headers, read in one pass: each lookup below is then a hash, not a walk over every header.
+        var given: [String: String] = [:]
+        for field in headers where field.name.canonicalName.hasPrefix("x-") && !field.value.isEmpty {
+            if given[field.name.canonicalName] == nil { given[field.name.canonicalName] = field.value }
+        }
+        func header(_ names: HTTPField.Name...) -> String? {
             for name in names {
-                if let field = HTTPField.Name(name), let value = headers[field], !value.isEmpty { return value }
+                if let value = given[name.canonicalName] { return value }
             }
             return nil
         }
         switch dialect {
         case .leancloud:
-            let headerKey = header("X-LC-Key", "X-AVOSCloud-Application-Key", "X-Uluru-Application-Key")
+            let headerKey = header(Header.lcKey, Header.avosCloudApplicationKey, Header.uluruApplicationKey)
             return Credentials(
-                appId: header("X-LC-Id", "X-AVOSCloud-Application-Id", "X-Uluru-Application-Id") ?? overrides["_ApplicationId"],
+                appId: header(Header.lcId, Header.avosCloudApplicationId, Header.uluruApplicationId) ?? overrides["_ApplicationId"],
                 key: headerKey ?? overrides["_ApplicationKey"],
-                masterKey: header("X-AVOSCloud-Master-Key", "X-Uluru-Master-Key"),
-                signature: header("X-LC-Sign", "X-AVOSCloud-Request-Sign"),
-                sessionToken: header("X-LC-Session", "X-AVOSCloud-Session-Token", "X-Uluru-Session-Token") ?? overrides["_SessionToken"],
-                hookKey: header("X-LC-Hook-Key"),
+                masterKey: header(Header.avosCloudMasterKey, Header.uluruMasterKey),
+                signature: header(Header.lcSign, Header.avosCloudRequestSign),
+                sessionToken: header(Header.lcSession, Header.avosCloudSessionToken, Header.uluruSessionToken) ?? overrides["_SessionToken"],
+                hookKey: header(Header.lcHookKey),
                 keyFromBody: headerKey == nil
             )
         case .parse:
-            let headerKey = header("X-Parse-REST-API-Key", "X-Parse-Client-Key", "X-Parse-Javascript-Key", "X-Parse-Windows-Key")
+            let headerKey = header(Header.parseRestApiKey, Header.parseClientKey, Header.parseJavascriptKey, Header.parseWindowsKey)
             return Credentials(
-                appId: header("X-Parse-Application-Id") ?? overrides["_ApplicationId"],
+                appId: header(Header.parseApplicationId) ?? overrides["_ApplicationId"],
                 key: headerKey ?? overrides["_JavaScriptKey"] ?? overrides["_ClientKey"] ?? overrides["_RestAPIKey"],
-                masterKey: header("X-Parse-Master-Key"),
+                masterKey: header(Header.parseMasterKey),
                 signature: nil,
-                sessionToken: header("X-Parse-Session-Token") ?? overrides["_SessionToken"],
-                installationId: header("X-Parse-Installation-Id") ?? overrides["_InstallationId"],
+                sessionToken: header(Header.parseSessionToken) ?? overrides["_SessionToken"],
+                installationId: header(Header.parseInstallationId) ?? overrides["_InstallationId"],
                 keyFromBody: headerKey == nil
             )
         case .bmob:
             return Credentials(
-                appId: header("X-Bmob-Application-Id"),
-                key: header("X-Bmob-REST-API-Key"),
-                masterKey: header("X-Bmob-Master-Key"),
+                appId: header(Header.bmobApplicationId),
+                key: header(Header.bmobRestApiKey),
+                masterKey: header(Header.bmobMasterKey),
                 signature: nil,
-                sessionToken: header("X-Bmob-Session-Token")
+                sessionToken: header(Header.bmobSessionToken)
             )
         }
+    }
+
+    /// The credential headers, made once rather than for every request.
+    enum Header {
+        static let avosCloudApplicationId = HTTPField.Name("X-AVOSCloud-Application-Id")!
+        static let avosCloudApplicationKey = HTTPField.Name("X-AVOSCloud-Application-Key")!
+        static let avosCloudMasterKey = HTTPField.Name("X-AVOSCloud-Master-Key")!
+        static let avosCloudRequestSign = HTTPField.Name("X-AVOSCloud-Request-Sign")!
+        static let avosCloudSessionToken = HTTPField.Name("X-AVOSCloud-Session-Token")!
+        static let bmobApplicationId = HTTPField.Name("X-Bmob-Application-Id")!
+        static let bmobMasterKey = HTTPField.Name("X-Bmob-Master-Key")!
+        static let bmobRestApiKey = HTTPField.Name("X-Bmob-REST-API-Key")!
+        static let bmobSessionToken = HTTPField.Name("X-Bmob-Session-Token")!
+        static let lcHookKey = HTTPField.Name("X-LC-Hook-Key")!
+        static let lcId = HTTPField.Name("X-LC-Id")!
+        static let lcKey = HTTPField.Name("X-LC-Key")!
+        static let lcSession = HTTPField.Name("X-LC-Session")!
+        static let lcSign = HTTPField.Name("X-LC-Sign")!
+        static let parseApplicationId = HTTPField.Name("X-Parse-Application-Id")!
+        static let parseClientKey = HTTPField.Name("X-Parse-Client-Key")!
+        static let parseInstallationId = HTTPField.Name("X-Parse-Installation-Id")!
+        static let parseJavascriptKey = HTTPField.Name("X-Parse-Javascript-Key")!
+        static let parseMasterKey = HTTPField.Name("X-Parse-Master-Key")!
+        static let parseRestApiKey = HTTPField.Name("X-Parse-REST-API-Key")!
+        static let parseSessionToken = HTTPField.Name("X-Parse-Session-Token")!
+        static let parseWindowsKey = HTTPField.Name("X-Parse-Windows-Key")!
+        static let uluruApplicationId = HTTPField.Name("X-Uluru-Application-Id")!
+        static let uluruApplicationKey = HTTPField.Name("X-Uluru-Application-Key")!
+        static let uluruMasterKey = HTTPField.Name("X-Uluru-Master-Key")!
+        static let uluruSessionToken = HTTPField.Name("X-Uluru-Session-Token")!
     }
 }

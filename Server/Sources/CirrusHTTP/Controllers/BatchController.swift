@@ -72,11 +72,11 @@ struct BatchController: Sendable {
         for (index, subrequest) in subrequests.enumerated() {
             do {
                 var item = try subrequest.get()
-                let (route, parameters) = try router.match(item.method, item.segments, dialect: item.dialect)
-                guard let write = route.transactional else {
+                let matched = try router.match(item.method, item.segments, dialect: item.dialect)
+                guard let write = matched.route.transactional else {
                     throw APIError(.invalidParameter, "Only creates, updates and deletes of objects can run in a transaction.")
                 }
-                item.parameters = parameters
+                item.parameters = matched.parameters
                 let (command, keys) = try await write.prepare(item)
                 commands.append((command, item.caller))
                 prepared.append((item, write, keys))
@@ -123,7 +123,7 @@ enum BatchItem {
         item.pathPrefix = prefix
         item.sessionToken = batch.sessionToken
         // Per-client limits (uploads) count every sub-request as the batch's client's.
-        item.clientAddress = batch.clientAddress
+        item.client = batch.client
         item.installationId = batch.installationId
         item.production = batch.production
         item.isBatchItem = true

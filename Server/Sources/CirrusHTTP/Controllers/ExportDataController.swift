@@ -28,6 +28,8 @@ struct ExportDataController: Sendable {
 
     func status(_ request: APIRequest) async throws -> APIResponse {
         guard request.caller.isMaster else { throw APIError(.masterKeyRequired, "The request must be signed by master key.") }
+        // The archive holds password hashes and session tokens: not for a read-only master.
+        guard !request.caller.isReadOnly else { throw APIError(.forbidden, "A read-only caller may not read exports.") }
         let id = request.parameter("id")
         guard let status = try await jobs.status(id: id) else { throw APIError(.notFound, "No export with id '\(id)'.") }
         return APIResponse(body: reply(status))

@@ -69,7 +69,7 @@ struct ObjectsController: Sendable {
             return missingObject(request)
         }
         let schema = try await objects.schema(of: className)
-        let body = ObjectEncoder(dialect: request.dialect).encode(
+        let body = ObjectEncoder(dialect: request.dialect).fragment(
             object, schema: schema, returnACL: request.flag("returnACL"), keys: keys, include: include
         )
         return APIResponse(body: body)

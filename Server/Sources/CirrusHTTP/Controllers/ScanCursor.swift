@@ -1,6 +1,4 @@
 import CirrusModel
-import Crypto
-import Foundation
 
 /// Where a scan stopped: the class, the scan key, the key value of the last object returned, and when the
 /// cursor expires. Sealed with an HMAC under a secret derived from the master key, so that a client cannot
@@ -18,31 +16,25 @@ struct ScanCursor: Sendable, Equatable {
 
 /// Seals and opens ``ScanCursor``s.
 struct ScanCursorCodec: Sendable {
-    private let key: SymmetricKey
+    private let seal: JSONSeal
 
     init(masterKey: String) {
-        key = SymmetricKey(data: SHA256.hash(data: Array("cirrus scan cursor\u{0}\(masterKey)".utf8)))
+        seal = JSONSeal(masterKey: masterKey, purpose: "cirrus scan cursor")
     }
 
     /// `<payload>.<mac>`, both base64url without padding.
     func seal(_ cursor: ScanCursor) -> String {
-        let payload: JSON = [
+        seal.seal([
             "c": .string(cursor.className), "k": .string(cursor.key), "v": cursor.lastValue,
             "x": .int(cursor.expiresAt.millisecondsSince1970),
-        ]
-        let bytes = JSONWriter.bytes(payload)
-        let mac = HMAC<SHA256>.authenticationCode(for: bytes, using: key)
-        return Self.base64URL(Data(bytes)) + "." + Self.base64URL(Data(mac))
+        ])
     }
 
     /// The cursor sealed in `text`, checked against the class and scan key of the request and the clock.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidQuery`` for a cursor that was altered, forged, has
     ///   expired, or belongs to another class or scan key.
     func open(_ text: String, className: String, key scanKey: String, now: Timestamp) throws(APIError) -> ScanCursor {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = Self.data(base64URL: parts[0]), let mac = Self.data(base64URL: parts[1]),
-            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key),
-            case .object(let members)? = try? JSONParser.parse(Array(payload)),
+        guard let members = seal.open(text),
             let cursorClass = members["c"]?.stringValue, let cursorKey = members["k"]?.stringValue,
             let value = members["v"], let expiry = members["x"]?.intValue
         else { throw APIError(.invalidQuery, "Invalid scan cursor.") }
@@ -51,18 +43,5 @@ struct ScanCursorCodec: Sendable {
         }
         guard now.millisecondsSince1970 < expiry else { throw APIError(.invalidQuery, "The scan cursor has expired.") }
         return ScanCursor(className: cursorClass, key: cursorKey, lastValue: value, expiresAt: Timestamp(millisecondsSince1970: expiry))
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        var text = data.base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
-    }
-
-    static func data(base64URL text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }

@@ -8,6 +8,15 @@ package enum Dialect: String, Sendable, CaseIterable {
     case parse
     case bmob
 
+    /// A bit of its own, for sets of dialects held as bits.
+    var bit: UInt8 {
+        switch self {
+        case .leancloud: 1
+        case .parse: 2
+        case .bmob: 4
+        }
+    }
+
     /// The shape of objectIds this dialect's clients create.
     package var idStyle: ObjectID.Style {
         self == .leancloud ? .hex24 : .alphanumeric10

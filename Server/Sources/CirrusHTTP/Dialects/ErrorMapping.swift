@@ -84,6 +84,7 @@ extension Dialect {
         case .invalidMobilePhoneNumber: (400, 127)
         case .writeDenied, .classPermissionDenied: (403, 403)
         case .readOnlyField: (400, 117)
+        case .requiredFieldMissing: (400, 113)
         case .invalidRoleName, .immutableField: (400, 139)
         // Recording R#95: `400 {"code":1,"error":"Role ACL is required."}`.
         case .roleACLRequired: (400, 1)
@@ -165,6 +166,8 @@ extension Dialect {
         case .writeDenied: (404, 101)
         case .classPermissionDenied: (403, 119)
         case .readOnlyField: (400, 136)
+        // parse-server: a required field's absence is VALIDATION_ERROR, "<field> is required".
+        case .requiredFieldMissing: (400, 142)
         case .invalidRoleName: (400, 139)
         case .immutableField: (400, 136)
         case .roleACLRequired: (400, 123)
@@ -239,6 +242,7 @@ extension Dialect {
         case .invalidEmail, .invalidMobilePhoneNumber: (400, 107)
         case .writeDenied, .classPermissionDenied: (400, 122)
         case .readOnlyField: (400, 138)
+        case .requiredFieldMissing: (400, 107)
         case .invalidRoleName, .immutableField: (400, 139)
         case .roleACLRequired: (400, 107)
         case .invalidCode: (400, 207)

@@ -34,6 +34,63 @@ struct ObjectEncoder {
         return .object(members)
     }
 
+    /// ``encode(_:schema:returnACL:keys:include:)`` as a part of a reply: the document the store read is sent as it is
+    /// when nothing about the reply changes it (no `keys`, no field picks, no Relation descriptor to add, and no typed
+    /// value a dialect other than LeanCloud writes differently), with the built-in keys written after it. JSON readers
+    /// keep the last of repeated keys, as ``encode(_:schema:returnACL:keys:include:)`` lets the built-ins win.
+    func fragment(
+        _ object: StoredObject, schema: ClassSchema?, returnACL: Bool = false, keys: KeySelection? = nil, include: IncludeSelection? = nil
+    ) -> JSONWriter.Fragment {
+        guard keys == nil, include?.picks.isEmpty ?? true, schema?.relationFields.isEmpty ?? true, let document = object.document,
+            document.first == UInt8(ascii: "{"), document.last == UInt8(ascii: "}"), dialect == .leancloud || !Self.hasTypedValue(document)
+        else {
+            return .value(encode(object, schema: schema, returnACL: returnACL, keys: keys, include: include))
+        }
+        var text: [UInt8] = []
+        text.reserveCapacity(document.count + 120)
+        text.append(contentsOf: document.dropLast())
+        // A comma before each member, unless the document is empty and this is the first.
+        var separated = document.dropFirst().dropLast().contains { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        func member(_ key: String, _ value: JSON) {
+            if separated { text.append(UInt8(ascii: ",")) }
+            separated = true
+            JSONWriter.writeString(key, into: &text)
+            text.append(UInt8(ascii: ":"))
+            JSONWriter.write(value, into: &text)
+        }
+        if returnACL || dialect.alwaysReturnsACL {
+            if let acl = object.acl {
+                member("ACL", acl)
+            } else if returnACL, dialect == .leancloud {
+                member("ACL", ACL.publicReadWrite.wire)
+            }
+        }
+        member("createdAt", .string(dialect.format(object.createdAt)))
+        member("objectId", .string(object.objectId))
+        member("updatedAt", .string(dialect.format(object.updatedAt)))
+        text.append(UInt8(ascii: "}"))
+        return .written(text)
+    }
+
+    /// Whether a document's text holds a typed value (`"__type"`), which dialects other than LeanCloud write their own way.
+    static func hasTypedValue(_ document: [UInt8]) -> Bool {
+        let marker = Array("__type\"".utf8)
+        guard document.count >= marker.count else { return false }
+        return document.withUnsafeBufferPointer { bytes in
+            var index = 0
+            let last = bytes.count - marker.count
+            while index <= last {
+                if bytes[index] == UInt8(ascii: "_"), bytes[index + 1] == UInt8(ascii: "_") {
+                    var offset = 2
+                    while offset < marker.count, bytes[index + offset] == marker[offset] { offset += 1 }
+                    if offset == marker.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// A stored value in this dialect's encoding.
     func convert(_ value: JSON) -> JSON {
         guard dialect != .leancloud else { return value }

@@ -3361,7 +3361,7 @@ extension OpenAPIDocument {
           "Schemas"
         ],
         "summary": "Change a class",
-        "description": "Adds fields, sets column flags (`hidden`, `read_only`), drops fields (`{\"__op\":\"Delete\"}`), and replaces the class permissions, default ACL or indexes.",
+        "description": "Adds fields, sets column flags (`hidden`, `read_only`, `required`, `defaultValue`), drops fields (`{\"__op\":\"Delete\"}`), and replaces the class permissions, default ACL or indexes.",
         "operationId": "updateSchema",
         "parameters": [
           {
@@ -6918,6 +6918,13 @@ extension OpenAPIDocument {
           },
           "hidden": {
             "type": "boolean"
+          },
+          "required": {
+            "type": "boolean",
+            "description": "Every object must have a value: a create without one, or an update removing it, is refused (113)."
+          },
+          "defaultValue": {
+            "description": "The value a create that leaves the field out gets (`default` is read too)."
           }
         }
       },

@@ -23,7 +23,9 @@ package struct APIRequest: Sendable {
     /// The request's `Content-Type` (the type of an uploaded file).
     package var contentType: String?
     /// The client's network address, for per-client limits; `nil` when unknown.
-    package var clientAddress: String?
+    package var client: ClientAddress?
+    /// ``client`` as text.
+    package var clientAddress: String? { client?.text }
     /// Route parameters, filled by the router (`className`, `objectId`).
     package var parameters: [String: String] = [:]
     /// Whether this is one request of a batch.
@@ -87,14 +89,33 @@ package struct APIRequest: Sendable {
 /// A reply: status, JSON body and extra headers.
 package struct APIResponse: Sendable {
     package var status: HTTPResponse.Status
-    package var body: JSON
+    /// The body; a body written ahead (``written``) is parsed from its text when asked for (a batch's item).
+    package var body: JSON {
+        get { written.flatMap { try? JSONParser.parse($0) } ?? value }
+        set {
+            value = newValue
+            written = nil
+        }
+    }
+    private var value: JSON
+    /// The body's text, written ahead: object replies that send the stored documents as they are
+    /// (``ObjectEncoder/fragment(_:schema:returnACL:keys:include:)``). `nil`: the reply writes ``body``.
+    package private(set) var written: [UInt8]?
     package var headers: [(HTTPField.Name, String)]
     /// Set on a LeanCloud fetch of a missing object, which a batch reports as `{"success":null}`.
     package var isMissingObject = false
 
     package init(status: HTTPResponse.Status = .ok, body: JSON, headers: [(HTTPField.Name, String)] = []) {
         self.status = status
-        self.body = body
+        self.value = body
+        self.headers = headers
+    }
+
+    /// A reply whose body is `body`, written now, with its parts written before spliced in as they are.
+    package init(status: HTTPResponse.Status = .ok, body: JSONWriter.Fragment, headers: [(HTTPField.Name, String)] = []) {
+        self.status = status
+        self.value = .null
+        self.written = JSONWriter.bytes(body)
         self.headers = headers
     }
 }

@@ -31,9 +31,15 @@ struct DialectPath: Equatable {
 
     /// The known prefix of `path` and the decoded segments after it.
     private static func split(_ path: String) -> (String, [String])? {
-        let pathOnly = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let parts = pathOnly.split(separator: "/").map { QueryString.decode($0, plusAsSpace: false) }
-        guard let first = parts.first, ["1.1", "1", "2", "parse"].contains(first) else { return nil }
+        // Split as UTF-8 bytes: splitting the string's characters runs grapheme breaking over every byte.
+        let bytes = path.utf8
+        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        let parts = bytes[..<end].split(separator: UInt8(ascii: "/")).map { QueryString.decode(Substring($0), plusAsSpace: false) }
+        guard let first = parts.first else { return nil }
+        switch first {
+        case "1.1", "1", "2", "parse": break
+        default: return nil
+        }
         let rest = Array(parts.dropFirst())
         if first == "parse", rest.first == "1" { return ("/parse/1", Array(rest.dropFirst())) }
         return ("/" + first, rest)

@@ -25,6 +25,8 @@ enum QueryString {
 
     /// Percent-decodes `text`; malformed escapes are kept as written.
     static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
+        // Most names, values and path segments have nothing to decode.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = Array(text.utf8)[...]

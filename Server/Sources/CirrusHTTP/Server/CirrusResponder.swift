@@ -1,4 +1,6 @@
-import CirrusModel
+package import CirrusMigration
+package import CirrusModel
+package import CirrusStorage
 import CirrusServices
 package import Hummingbird
 import HTTPTypes
@@ -24,6 +26,27 @@ package struct CirrusResponder: HTTPResponder {
     package var rtmRoute: String? = nil
     /// The archives of finished exports (`/1.1/exportData/<id>/download`, signed URLs), streamed.
     var exports: ExportDownloads? = nil
+    /// The web console (`/dashboard`), unless it is turned off.
+    var dashboard: DashboardController? = nil
+    /// The recent requests, for the console's request log.
+    var requestLog: RequestLog? = nil
+    /// The server's metrics, served at `/metrics`; `nil` counts nothing.
+    package var metrics: ServerMetrics? = nil
+
+    /// Gives the console what the server runs with (keys masked), for its settings screen.
+    package mutating func describeSettings(_ settings: JSON) {
+        dashboard?.settings = settings
+    }
+
+    /// Lets the console import uploaded exports.
+    package mutating func serveImports(_ imports: ImportJobs) {
+        dashboard?.imports = imports
+    }
+
+    /// Lets the console show the changes of `log` live, each stream for `lifetime`.
+    package mutating func serveChanges(_ log: ChangeLog, lifetime: Duration) {
+        dashboard?.changes = DashboardChanges(log: log, lifetime: lifetime)
+    }
     /// A header a trusted proxy puts the client's address in (`X-Forwarded-For`, `X-Real-IP`); without it the
     /// client is the connection's peer.
     package var clientAddressHeader: String? {
@@ -40,26 +63,73 @@ package struct CirrusResponder: HTTPResponder {
         "_SessionToken", "_InstallationId", "_ClientVersion", "_RevocableSession", "_ContentType", "_context",
     ]
 
+    /// The reply to a request, with its id (``RequestID``), which the request's log lines carry too.
     package func respond(to request: Request, context: Context) async throws -> Response {
+        let id = RequestID.of(request.headers)
+        var response = try await RequestID.$current.withValue(id) { try await observed(request, context: context) }
+        response.headers[RequestID.header] = id
+        return response
+    }
+
+    /// The reply to a request, written to the request log (unless it is the console's own) and counted in the metrics.
+    private func observed(_ request: Request, context: Context) async throws -> Response {
+        let path = request.uri.path
+        let console = path == DashboardController.prefix || path.hasPrefix(DashboardController.prefix + "/")
+        let log = console ? nil : requestLog
+        guard log != nil || metrics != nil else { return try await answer(request, context: context) }
+        let started = ContinuousClock.now
+        let trace = RequestLog.Trace()
+        let response = try await RequestLog.$trace.withValue(trace) { try await answer(request, context: context) }
+        let elapsed = started.duration(to: .now)
+        metrics?.request(
+            route: trace.route ?? (console ? "dashboard" : "other"), method: request.method.rawValue, dialect: trace.dialect,
+            status: Int(response.status.code), code: trace.code, duration: elapsed
+        )
+        guard let log else { return response }
+        let signedIn = RequestLog.console
+        log.record(RequestLog.Entry(
+            time: .now(), method: request.method.rawValue, path: request.uri.query.map { path + "?" + $0 } ?? path, dialect: trace.dialect,
+            status: Int(response.status.code), code: trace.code,
+            milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+            client: signedIn == nil ? clientAddress(request, context: context) : nil, caller: signedIn.map { "console: " + $0 } ?? trace.caller
+        ))
+        return response
+    }
+
+    /// The reply to a request.
+    private func answer(_ request: Request, context: Context) async throws -> Response {
         logger.debug("request started", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
         let formLimit = min(maximumBodySize, transport.maximumUnauthenticatedBodySize)
         if let page = await pages?.respond(to: request, maximumBodySize: formLimit) { return page }
         if let download = await downloads?.respond(to: request) { return download }
         if let archive = await exports?.respond(to: request) { return archive }
+        if let dashboard, let reply = await dashboard.respond(
+            to: request, clientAddress: clientAddress(request, context: context), api: { try await observed($0, context: context) }
+        ) {
+            return reply
+        }
+        if let metrics, let scrape = MetricsEndpoint(metrics: metrics).respond(to: request) {
+            RequestLog.trace?.route = MetricsEndpoint.path
+            return scrape
+        }
         if let document = OpenAPIDocument.respond(to: request) { return document }
         if let socketURL = rtmRoute, let route = RTMRoute(socketURL: socketURL).respond(to: request) { return route }
         guard let path = DialectPath.resolve(request.uri.path, headers: request.headers) else {
             return encode(ErrorReply.response(for: APIError(.notFound, "Not found: \(request.uri.path)."), dialect: .leancloud))
         }
         if request.method == .options { return preflight(request) }
+        RequestLog.trace?.dialect = path.dialect
         do {
-            let (read, resolvesSession) = try await readRequest(request, path: path)
+            let (read, matched, resolvesSession) = try await readRequest(request, path: path)
             var apiRequest = read
-            apiRequest.clientAddress = clientAddress(request, context: context)
+            apiRequest.client = clientAddress(request, context: context)
             let deadline = transport.requestTimeout
             let reply = await RequestDeadline.run(deadline) { [apiRequest] in
                 do {
-                    return await router.dispatch(resolvesSession ? try await resolveSession(apiRequest) : apiRequest)
+                    var resolved = resolvesSession ? try await resolveSession(apiRequest) : apiRequest
+                    if DashboardController.viewer { resolved.caller.isReadOnly = true }
+                    RequestLog.trace?.caller = resolved.caller.isMaster ? "master" : resolved.caller.userId == nil ? "client" : "user"
+                    return await router.dispatch(resolved, matched: matched)
                 } catch {
                     return ErrorReply.response(for: error, dialect: path.dialect)
                 }
@@ -80,11 +150,15 @@ package struct CirrusResponder: HTTPResponder {
     /// Authenticates a request from its headers when they carry its credentials, before its body is read, and then
     /// reads its body: within the limit of its endpoint, or of ``TransportSettings/maximumUnauthenticatedBodySize``
     /// when its credentials may be in its body. A declared length beyond the limit is refused without reading.
-    /// - Returns: the request, and whether its caller is still to be resolved from its session token.
-    private func readRequest(_ request: Request, path: DialectPath) async throws -> (APIRequest, Bool) {
+    /// - Returns: the request, the endpoint it addresses (`nil` when it addresses none: the router's dispatch then
+    /// answers why), and whether its caller is still to be resolved from its session token.
+    private func readRequest(_ request: Request, path: DialectPath) async throws -> (APIRequest, APIRouter.Match?, Bool) {
         let (dialect, segments) = (path.dialect, path.segments)
-        // The endpoint is matched once, before the body is read: an upload may take a larger body.
-        let addressed = try? router.match(request.method, segments, dialect: dialect).0
+        // The endpoint is matched before the body is read: an upload may take a larger body.
+        let matched = try? router.match(request.method, segments, dialect: dialect)
+        let addressed = matched?.route
+        // Counted under its endpoint even when its credentials are refused next.
+        RequestLog.trace?.route = addressed?.path
         let upload = addressed?.takesUpload == true
         var limit = upload ? max(maximumUploadSize, maximumBodySize) : maximumBodySize
         let headerCredentials = Credentials.read(from: request.headers, overrides: [:], dialect: dialect)
@@ -122,10 +196,12 @@ package struct CirrusResponder: HTTPResponder {
         apiRequest.contentType = request.headers[.contentType]
         apiRequest.production = request.headers[Self.production] != "0"
         // A method override names another endpoint; unknown paths authenticate first, so that they answer 401.
-        let route = method == request.method ? addressed : try? router.match(method, segments, dialect: dialect).0
-        guard route?.requiresAuthentication ?? true else { return (apiRequest, false) }
+        let endpoint = method == request.method ? matched : try? router.match(method, segments, dialect: dialect)
+        let route = endpoint?.route
+        RequestLog.trace?.route = route?.path
+        guard route?.requiresAuthentication ?? true else { return (apiRequest, endpoint, false) }
         apiRequest.caller = try caller.flatMap { overrides.isEmpty ? $0 : nil } ?? authenticator.authenticate(credentials)
-        return (apiRequest, credentials.sessionToken != nil && route?.resolvesSession == true)
+        return (apiRequest, endpoint, credentials.sessionToken != nil && route?.resolvesSession == true)
     }
 
     static let production = HTTPField.Name("X-LC-Prod")!
@@ -147,6 +223,8 @@ package struct CirrusResponder: HTTPResponder {
         }
         let declared = request.headers[.contentLength].flatMap { Int($0) }
         if let declared, declared > limit { throw tooLarge() }
+        // Without a length or a transfer coding an HTTP/1.1 request has no body: nothing to wait for.
+        if declared == 0 || (declared == nil && request.headers[.transferEncoding] == nil) { return [] }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(declared ?? 0)
         do {
@@ -167,13 +245,13 @@ package struct CirrusResponder: HTTPResponder {
 
     /// Who sent the request: the first address of the trusted proxy header when one is configured and present,
     /// else the connection's peer.
-    func clientAddress(_ request: Request, context: Context) -> String? {
+    func clientAddress(_ request: Request, context: Context) -> ClientAddress? {
         if let name = clientAddressField, let forwarded = request.headers[name],
             let first = forwarded.split(separator: ",").first.map({ $0.filter { !$0.isWhitespace } }), !first.isEmpty
         {
-            return String(first)
+            return .text(String(first))
         }
-        return context.remoteAddress?.ipAddress
+        return context.remoteAddress.map(ClientAddress.peer)
     }
 
     /// A `POST` whose JSON body carries `_method` or `_ApplicationId`: the real method, the metadata
@@ -198,12 +276,13 @@ package struct CirrusResponder: HTTPResponder {
     }
 
     private func encode(_ reply: APIResponse) -> Response {
+        if reply.status.code >= 400, let trace = RequestLog.trace { trace.code = reply.body["code"]?.intValue.map(Int.init) }
         var headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8",
             .accessControlAllowOrigin: "*",
         ]
         for (name, value) in reply.headers { headers[name] = value }
-        let bytes = JSONWriter.bytes(reply.body)
+        let bytes = reply.written ?? JSONWriter.bytes(reply.body)
         return Response(status: reply.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

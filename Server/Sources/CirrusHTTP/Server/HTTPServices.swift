@@ -6,9 +6,13 @@ package import Logging
 package enum HTTPServices {
     /// The responder for an app: every endpoint, authentication and the error map, over services built by the
     /// composition root.
-    /// - Parameter liveQuery: whether LiveQuery's REST endpoints are served (`--livequery`).
+    /// - Parameters:
+    ///   - liveQuery: whether LiveQuery's REST endpoints are served (`--livequery`).
+    ///   - dashboard: the web console's files, or `nil` when the console is turned off (`--dashboard false`).
+    ///   - requestLogFile: the file every answered request is written to (`--request-log`), if any.
     package static func makeResponder(
-        _ services: AppServices, keys: AppKeys, maximumBodySize: Int, liveQuery: Bool = true, logger: Logger
+        _ services: AppServices, keys: AppKeys, maximumBodySize: Int, liveQuery: Bool = true, dashboard: DashboardAssets? = DashboardAssets(),
+        requestLogFile: RequestLogFile? = nil, logger: Logger
     ) -> CirrusResponder {
         let (objects, users, verification, files) = (services.objects, services.users, services.verification, services.files)
         let objectsController = ObjectsController(objects: objects)
@@ -44,6 +48,13 @@ package enum HTTPServices {
             pages: AccountPagesController(verification: verification, logger: logger), downloads: FileDownloads(files: files)
         )
         responder.exports = ExportDownloads(jobs: services.exports)
+        let requestLog = RequestLog(file: requestLogFile)
+        if dashboard != nil || requestLogFile != nil { responder.requestLog = requestLog }
+        if let dashboard {
+            responder.dashboard = DashboardController(
+                service: DashboardService(users: users), keys: keys, assets: dashboard, requestLog: requestLog, logger: logger
+            )
+        }
         return responder
     }
 }

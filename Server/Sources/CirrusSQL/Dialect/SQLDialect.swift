@@ -295,6 +295,8 @@ extension SQLDialect {
 
 extension String {
     func replacingAll(_ target: Character, with replacement: String) -> String {
+        // Identifiers and paths rarely hold the character: then there is nothing to walk character by character.
+        if let byte = target.asciiValue, !utf8.contains(byte) { return self }
         var result = ""
         result.reserveCapacity(count)
         for character in self {

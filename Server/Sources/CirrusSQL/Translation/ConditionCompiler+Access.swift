@@ -22,6 +22,12 @@ extension ConditionCompiler {
 
     private func granted(_ right: ACL.Right, to principals: [String]?) -> SQLFragment? {
         guard let principals else { return nil }
+        return AccessPredicates.shared.predicate(.init(dialect: dialect.name, right: right, principals: principals)) {
+            buildGranted(right, to: principals)
+        }
+    }
+
+    private func buildGranted(_ right: ACL.Right, to principals: [String]) -> SQLFragment {
         let grants = principals.filter { !$0.isEmpty && !$0.contains("\"") && !$0.contains("\\") }.map { principal -> SQLFragment in
             let entry = dialect.target(column: Self.aclColumn, path: FieldPath([principal]))
             return dialect.hasKind(dialect.member(right.rawValue, of: entry), .trueValue)

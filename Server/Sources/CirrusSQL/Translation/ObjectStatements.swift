@@ -1,4 +1,5 @@
 package import CirrusModel
+import Synchronization
 
 /// The statements that read and write one class's table.
 ///
@@ -15,10 +16,16 @@ package struct ObjectStatements: Sendable {
 
     private var quotedTable: String { dialect.quote(table) }
 
-    /// The select list, in the order ``StoredRow`` readers expect: id, created_at, updated_at, acl, data.
+    /// The select list, in the order ``StoredRow`` readers expect: id, created_at, updated_at, acl, data. Written once per
+    /// dialect (every read selects it).
     package var columns: String {
-        ["\"id\"", "\"created_at\"", "\"updated_at\"", dialect.documentText("acl"), dialect.documentText("data")].joined(separator: ", ")
+        if let known = Self.columnLists.withLock({ $0[dialect.name] }) { return known }
+        let list = ["\"id\"", "\"created_at\"", "\"updated_at\"", dialect.documentText("acl"), dialect.documentText("data")].joined(separator: ", ")
+        Self.columnLists.withLock { $0[dialect.name] = list }
+        return list
     }
+
+    private static let columnLists = Mutex<[String: String]>([:])
 
     /// `INSERT` one object; `dataText` is the document already encoded (its size was checked on it).
     package func insert(id: String, createdAt: Timestamp, updatedAt: Timestamp, acl: JSON?, dataText: String) -> SQLFragment {

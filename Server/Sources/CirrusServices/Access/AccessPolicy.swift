@@ -24,10 +24,13 @@ package struct AccessPolicy: Sendable {
     package func check(
         _ operation: ClassPermissions.Operation, on className: String, objectId: String? = nil, schema: ClassSchema?, caller: Caller
     ) throws(APIError) {
+        if caller.isReadOnly, ![.get, .find].contains(operation) { throw Self.readOnly }
         guard !caller.isMaster else { return }
         try checkSystemClass(operation, className, objectId, caller)
         try checkClassPermission(operation, on: className, schema: schema, caller: caller)
     }
+
+    static let readOnly = APIError(.forbidden, "A read-only caller may not change anything.")
 
     /// Only the class permission of an operation, for the endpoints that stand for an object API the system class
     /// refuses (an upload creates a `_File` row).

@@ -11,6 +11,9 @@ package struct Caller: Sendable, Hashable {
     /// Whether the request carried the app's hook key (`X-LC-Hook-Key`), as the cloud-code engine's own requests do:
     /// it may skip hooks (`__ignore_hooks`), and gives no other rights.
     package var holdsHookKey = false
+    /// A read-only master (the web console's viewers, like Parse's read-only master key): reads what the master key
+    /// reads, but never a credential (a user's session token, an export's archive), and writes nothing.
+    package var isReadOnly = false
 
     package init(isMaster: Bool, userId: String? = nil, roleNames: [String] = [], sessionToken: String? = nil) {
         self.isMaster = isMaster

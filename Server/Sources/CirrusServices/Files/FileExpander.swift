@@ -11,7 +11,7 @@ struct FileExpander {
     func expand(_ objects: inout [StoredObject]) async throws {
         var ids: Set<String> = []
         for object in objects {
-            for value in object.fields.values { ids.formUnion(Self.fileIds(in: value)) }
+            for value in object.fields.values { Self.collectFileIds(in: value, into: &ids) }
         }
         guard !ids.isEmpty else { return }
         let rows = try await store.fetch(ids.sorted().map { Pointer(className: "_File", objectId: $0) }, readers: nil)
@@ -30,14 +30,20 @@ struct FileExpander {
         }
     }
 
-    /// The row ids of the file values of a field: a file, the files of an array, and the files of an included
-    /// object (a pointer expanded by `include`), at any depth.
-    static func fileIds(in value: JSON) -> [String] {
-        if let id = fileId(value) { return [id] }
+    /// Adds the row ids of the file values of a field to `ids`: a file, the files of an array, and the files of an
+    /// included object (a pointer expanded by `include`), at any depth. Scalars, which most fields are, cost a switch.
+    private static func collectFileIds(in value: JSON, into ids: inout Set<String>) {
         switch value {
-        case .array(let elements): return elements.flatMap(fileIds)
-        case .object(let members) where isIncluded(members): return members.values.flatMap(fileIds)
-        default: return []
+        case .array(let elements):
+            for element in elements { collectFileIds(in: element, into: &ids) }
+        case .object(let members):
+            if let id = fileId(value) {
+                ids.insert(id)
+            } else if isIncluded(members) {
+                for member in members.values { collectFileIds(in: member, into: &ids) }
+            }
+        default:
+            return
         }
     }
 

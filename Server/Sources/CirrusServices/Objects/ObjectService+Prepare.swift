@@ -11,6 +11,7 @@ extension ObjectService {
         var body = body
         let skips = try HookSkips.take(from: &body, caller: caller)
         body = try await beforeSave(className, body: body, skips: skips, caller: caller)
+        body = try ColumnRules(schema: schema).create(body)
         var update = try ObjectUpdate(body: body, isCreate: true, defaultOffsetMinutes: options.defaultOffsetMinutes)
         try await fileLinker.link(&update)
         if className == "_Role" { try RoleRules().checkCreate(update) }
@@ -58,6 +59,7 @@ extension ObjectService {
         let skips = try HookSkips.take(from: &body, caller: caller)
         var update = try ObjectUpdate(body: body, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes)
         let hooked = try await beforeUpdate(className, objectId: objectId, body: body, skips: skips, caller: caller)
+        try ColumnRules(schema: recorded).checkUpdate(hooked)
         if hooked != body { update = try ObjectUpdate(body: hooked, isCreate: false, defaultOffsetMinutes: options.defaultOffsetMinutes) }
         try await fileLinker.link(&update)
         let accountWrites = className == "_User" ? try await prepareUserUpdate(&update, userId: objectId, caller: caller) : []

@@ -14,8 +14,8 @@ extension ObjectService {
         var objects = try await readable(className, objectId: objectId, caller: caller)
         try await includer(caller).expand(&objects, paths: include)
         try await FileExpander(store: store, visibility: visibility).expand(&objects)
-        if className == "_User", caller.isMaster, var user = objects.first {
-            // The master key reads a user's session token (seed 001 L1190).
+        if className == "_User", caller.isMaster, !caller.isReadOnly, var user = objects.first {
+            // The master key reads a user's session token (seed 001 L1190); a read-only master does not.
             let stable = try await store.sessions(userId: user.objectId).first { $0.kind == .stable && !$0.isExpired(at: Timestamp.now()) }
             if let stable { user.fields["sessionToken"] = .string(stable.token) }
             return user
@@ -42,17 +42,22 @@ extension ObjectService {
         return (objects, try await counted)
     }
 
-    /// The object with this id if the caller may read it: the master key fetches it, anyone else finds it
-    /// through the store's read predicate.
+    /// How the store would run a query (Parse's `explain`): the master key's only, as it tells the store's layout.
+    /// - Throws: ``APIError`` ``APIError/Reason/masterKeyRequired``.
+    package func queryPlan(_ query: Query, caller: Caller) async throws -> [String] {
+        guard caller.isMaster else { throw APIError(.masterKeyRequired, "explain needs the master key.") }
+        try ClassName.validate(query.className)
+        guard let schema = try await schemas.schema(of: query.className) else { return [] }
+        return try await store.queryPlan(for: StorageQuery(
+            className: query.className, schema: schema, condition: query.condition, order: query.order, limit: query.limit, skip: query.skip
+        ))
+    }
+
+    /// The object with this id if the caller may read it: a lookup by id, through the store's read predicate unless
+    /// the caller holds the master key.
     func readable(_ className: String, objectId: String, caller: Caller) async throws -> [StoredObject] {
         let schema = try await schemas.schema(of: className)
-        var objects: [StoredObject]
-        if let readers = caller.readers {
-            let byId = Condition.compare(FieldPath(field: "objectId"), .equal, .string(objectId))
-            objects = try await store.find(StorageQuery(className: className, schema: schema, condition: byId, limit: 1, readers: readers))
-        } else {
-            objects = try await store.fetch(className: className, ids: [objectId])
-        }
+        var objects = try await store.fetch([Pointer(className: className, objectId: objectId)], readers: caller.readers)
         for index in objects.indices { visibility.redact(&objects[index], schema: schema, for: caller) }
         return objects
     }

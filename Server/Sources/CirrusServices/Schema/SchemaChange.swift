@@ -16,8 +16,8 @@ package struct SchemaChange: Sendable {
     package var fields: [String: FieldType] = [:]
     /// Fields to remove.
     package var deletedFields: [String] = []
-    /// Column flags to set, per field.
-    package var fieldOptions: [String: FieldOptions] = [:]
+    /// Column flags to change, per field: the flag members as given (the flags they do not name are kept).
+    package var fieldFlags: [String: JSON] = [:]
     package var permissions: ClassPermissions?
     /// `nil`: unchanged; `.some(nil)`: removed.
     package var defaultACL: ACL??
@@ -56,9 +56,18 @@ package struct SchemaChange: Sendable {
         if let typeName = members["type"] {
             fields[name] = try Self.type(typeName, target: members["targetClass"] ?? members["className"], field: name)
         }
-        guard let flags = FieldOptions(wire: spec) else { throw Self.invalid("the flags of '\(name)' must be booleans") }
-        if !FieldOptions.wireNames.isDisjoint(with: members.keys) { fieldOptions[name] = flags }
-        if members["type"] == nil, fieldOptions[name] == nil { throw Self.invalid("the field '\(name)' needs a type") }
+        guard FieldOptions(wire: spec) != nil else { throw Self.invalid("the flags of '\(name)' must be booleans") }
+        let flags = members.filter { FieldOptions.wireNames.contains($0.key) }
+        if !flags.isEmpty { fieldFlags[name] = .object(flags) }
+        if members["type"] == nil, fieldFlags[name] == nil { throw Self.invalid("the field '\(name)' needs a type") }
+    }
+
+    /// The flags of each field the change names, as they are once it applies to `current`.
+    package func fieldOptions(over current: ClassSchema?) -> [String: FieldOptions] {
+        fieldFlags.reduce(into: [:]) { result, entry in
+            let base = current?.fieldOptions(entry.key) ?? FieldOptions()
+            result[entry.key] = base.changed(by: entry.value) ?? base
+        }
     }
 
     static func type(_ name: JSON, target: JSON?, field: String) throws(APIError) -> FieldType {

@@ -66,7 +66,7 @@ package struct SchemaService: Sendable {
         var options = current.options
         if let permissions = change.permissions { options.permissions = permissions }
         if let acl = change.defaultACL { options.defaultACL = acl }
-        for (field, flags) in change.fieldOptions { options.fields[field] = flags.isDefault ? nil : flags }
+        for (field, flags) in change.fieldOptions(over: current) { options.fields[field] = flags.isDefault ? nil : flags }
         for field in change.deletedFields { options.fields[field] = nil }
         for name in change.droppedIndexes { options.indexes[name] = nil }
         for (name, path) in change.addedIndexes { options.indexes[name] = path }
@@ -94,16 +94,22 @@ package struct SchemaService: Sendable {
                 throw APIError(.incorrectType, "The field '\(field)' exists with type \(recorded), not \(type).")
             }
         }
-        for field in change.fieldOptions.keys where current.type(of: field) == nil && change.fields[field] == nil && !protected.contains(field) {
+        let flags = change.fieldOptions(over: current)
+        for field in flags.keys where current.type(of: field) == nil && change.fields[field] == nil && !protected.contains(field) {
             throw APIError(.invalidKeyName, "The field '\(field)' does not exist.")
         }
-        for (field, flags) in change.fieldOptions where flags.exposed {
+        try ColumnRules.checkDefaults(flags) { change.fields[$0] ?? current.type(of: $0) }
+        for (field, flags) in flags where flags.exposed {
             guard current.className == "_User", ClassSchema.exposablePersonalFields.contains(field) else {
                 throw APIError(.invalidParameter, "Only the email and mobilePhoneNumber fields of _User can be exposed.")
             }
         }
         for name in change.droppedIndexes where current.options.indexes[name] == nil {
             throw APIError(.invalidParameter, "The index '\(name)' does not exist.")
+        }
+        // Parse's rule: an index is on a field the class has (or gets in the same change); a nested path's field.
+        for (name, path) in change.addedIndexes where current.type(of: path.root) == nil && change.fields[path.root] == nil {
+            throw APIError(.invalidQuery, "The field '\(path.root)' of the index '\(name)' does not exist: add the field first.")
         }
     }
 

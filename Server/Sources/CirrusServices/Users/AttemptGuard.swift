@@ -24,7 +24,7 @@ struct AttemptGuard {
     func verify(_ userId: String, mismatch: APIError, _ isRight: (StoredAccount?) async throws -> Bool) async throws {
         try await perform([.appendFailure(userId: userId, at: now)])
         let account = try await store.account(userId: userId)
-        let recent = (account?.failures ?? [now]).filter { now.millisecondsSince1970 - $0.millisecondsSince1970 < policy.windowMilliseconds }
+        let recent = policy.recent(account?.failures ?? [now], at: now)
         let record = LockoutPolicy.Record(failures: recent, lockedUntil: account?.lockedUntil)
         if policy.isLocked(record, at: now) || recent.count > policy.maximumFailures + 1 {
             try await lock(userId, recent)

@@ -31,6 +31,11 @@ public struct LockoutPolicy: Sendable {
         }
     }
 
+    /// The failures still inside the window at `now`.
+    package func recent(_ failures: [Timestamp], at now: Timestamp) -> [Timestamp] {
+        failures.filter { now.millisecondsSince1970 - $0.millisecondsSince1970 < windowMilliseconds }
+    }
+
     /// Whether an attempt at `now` must be refused with the lock-out error.
     package func isLocked(_ record: Record, at now: Timestamp) -> Bool {
         guard let until = record.lockedUntil else { return false }
@@ -48,7 +53,7 @@ public struct LockoutPolicy: Sendable {
     /// The record after a wrong password or code at `now`, and whether this failure locked the account.
     package func failed(_ record: Record, at now: Timestamp) -> (record: Record, locked: Bool) {
         var next = record
-        next.failures = record.failures.filter { now.millisecondsSince1970 - $0.millisecondsSince1970 < windowMilliseconds } + [now]
+        next.failures = recent(record.failures, at: now) + [now]
         guard next.failures.count > maximumFailures else { return (next, false) }
         next.lockedUntil = later(now)
         return (next, true)

@@ -245,6 +245,11 @@ package actor InMemoryStore: StorageAdapter {
         state.find(query)
     }
 
+    /// The in-memory store reads every object of the class.
+    package func queryPlan(for query: StorageQuery) async throws -> [String] {
+        ["in memory: every object of \(query.className) is read"]
+    }
+
     package func count(_ query: StorageQuery) async throws -> Int {
         state.matching(query).count
     }

@@ -1,4 +1,5 @@
 import CirrusModel
+import CirrusStorage
 import CirrusTesting
 import Testing
 
@@ -84,13 +85,19 @@ struct SchemaAPITests {
                 ["fields": ["n": ["type": "String"]]], ["fields": ["x": ["type": "Nope"]]], ["fields": ["p": ["type": "Pointer"]]],
                 ["fields": ["objectId": ["type": "String"]]], ["fields": "no"], ["classLevelPermissions": ["fly": ["*": true]]],
                 ["classLevelPermissions": ["find": ["*": "yes"]]], ["indexes": ["i": ["a": 1, "b": 1]]], ["indexes": ["i": ["__op": "Delete"]]],
-                ["fields": ["gone": ["__op": "Delete"]]], ["defaultACL": ["*": ["read": "yes"]]],
+                ["fields": ["gone": ["__op": "Delete"]]], ["defaultACL": ["*": ["read": "yes"]]], ["indexes": ["missing_1": ["missing": 1]]],
+                ["indexes": ["deep_1": ["missing.inner": 1]]],
             ]
             for body in cases {
                 let reply = try await client.request(endpoint, .put, "/schemas/Item", json: body, auth: .master)
                 #expect(reply.status == 400, "\(body): \(reply.bodyText)")
             }
             #expect(try await client.request(endpoint, .put, "/schemas/Item", body: "{", auth: .master).status == 400)
+            // An index on a field the same change adds, or on a built-in one, is taken; none of the refused ones was made.
+            let both = try await client.request(endpoint, .put, "/schemas/Item", json: ["fields": ["tag": ["type": "String"]], "indexes": ["tag_1": ["tag": 1], "c_1": ["createdAt": -1]]], auth: .master)
+            #expect(both.status == 200, "\(both.bodyText)")
+            let indexes = try await client.store.loadSchema(of: "Item")?.options.indexes ?? [:]
+            #expect(indexes["tag_1"] != nil && indexes["missing_1"] == nil && indexes["deep_1"] == nil, "\(indexes)")
             #expect(try await client.request(endpoint, .get, "/schemas/Missing", auth: .master).status >= 400)
             #expect(try await client.request(endpoint, .delete, "/schemas/_User", auth: .master).status >= 400)
             #expect(try await client.request(endpoint, .put, "/schemas/_User", json: ["fields": ["username": ["__op": "Delete"]]], auth: .master).status == 400)

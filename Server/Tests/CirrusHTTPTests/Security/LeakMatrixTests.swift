@@ -12,7 +12,7 @@ struct LeakMatrixTests {
     enum ReadPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case get, find, keys, excludeKeys, include, getInclude, getUser, findUsers, userKeys, includeUserArray, cqlFind, cqlInclude,
             cqlUsers, batchGet, fetchWhenSaveUpdate, newUpdate, fetchWhenSaveCreate, batchFetchWhenSave, transactionFetchWhenSave,
-            statistics, scan, userMe
+            statistics, scan, userMe, explain
         var testDescription: String { rawValue }
     }
 
@@ -58,6 +58,10 @@ struct LeakMatrixTests {
         }
         switch path {
         case .get: return try await get(vault)
+        case .explain:
+            // The store's plan is the master key's (Parse's explain): a client naming a hidden field learns nothing.
+            let condition = URLQuery.encode(#"{"secret":"\#(SecretsFixture.hiddenSecret)"}"#)
+            return try await get("/classes/Vault?explain=true&where=\(condition)")
         case .find: return try await get("/classes/Vault")
         case .keys: return try await get("/classes/Vault?keys=secret,hiddenNum,label")
         case .excludeKeys: return try await get("/classes/Vault?excludeKeys=label")

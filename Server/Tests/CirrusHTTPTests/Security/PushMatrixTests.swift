@@ -80,8 +80,7 @@ struct PushMatrixTests {
         _ probe: Probe, _ client: TestClient, _ endpoint: Endpoint, _ secrets: Secrets, _ auth: TestClient.Auth
     ) async throws -> (TestReply, refused: Bool) {
         let reply = try await send(probe, client, endpoint, secrets, auth)
-        guard probe == .batchFind, reply.status < 400 else { return (reply, reply.status >= 400) }
-        return (reply, reply.json.arrayValue?.first?["error"] != nil)
+        return (reply, reply.isRefusal(batch: probe == .batchFind))
     }
 
     static func send(_ probe: Probe, _ client: TestClient, _ endpoint: Endpoint, _ secrets: Secrets, _ auth: TestClient.Auth) async throws -> TestReply {
