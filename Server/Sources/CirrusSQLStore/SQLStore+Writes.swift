@@ -3,7 +3,7 @@ package import CirrusStorage
 extension SQLStore {
     package func perform(_ commands: [WriteCommand], atomically: Bool) async throws -> [Result<WriteResult, StorageError>] {
         do {
-            let (results, created) = try await collect(driver.transaction) { session in
+            let (results, created) = try await observations.observe(.transaction) { try await collect(driver.transaction) { session in
                 let transaction = WriteTransaction(store: self, session: session)
                 // One command, or an all-or-nothing batch, needs no savepoints: a failure rolls the whole transaction
                 // back (a single write is BEGIN, the statement, COMMIT: three round trips instead of five).
@@ -22,7 +22,7 @@ extension SQLStore {
                 if failed { throw AtomicBatchFailed(results: results) }
                 if !transaction.changes.isEmpty { try await self.driver.log(transaction.changes, in: session) }
                 return (results, transaction.createdTables)
-            }
+            } }
             for (className, table) in created { tables.record(className: className, table: table) }
             return results
         } catch let failure as AtomicBatchFailed {

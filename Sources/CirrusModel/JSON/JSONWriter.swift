@@ -85,14 +85,18 @@ public enum JSONWriter {
         return text
     }
 
-    /// `text` (a JSON text) without the whitespace between its tokens: PostgreSQL writes `jsonb` as `{"a": 1, "b": 2}`,
-    /// and a reply that sends a stored document as it is sends it compact, as ``write(_:into:)`` writes. Text with no
-    /// such whitespace is returned as it is, after one pass over it.
+    /// `text` (a JSON text) as ``write(_:into:)`` would write what it holds, for a reply that sends a stored document
+    /// as it is: without the whitespace between its tokens (PostgreSQL writes `jsonb` as `{"a": 1, "b": 2}`), and with
+    /// integer literals too long for 64 bits written as the doubles they are read as (PostgreSQL writes the double
+    /// `1e+308` as 309 digits, which a client would read as an integer). Text with neither is returned as it is, after
+    /// one pass over it.
     public static func compacted(_ text: [UInt8]) -> [UInt8] {
         var inString = false
         var escaped = false
         var compact: [UInt8]?
-        for (index, byte) in text.enumerated() {
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
             if inString {
                 if escaped {
                     escaped = false
@@ -102,17 +106,57 @@ public enum JSONWriter {
                     inString = false
                 }
             } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                if compact == nil {
-                    compact = Array(text[..<index])
-                    compact?.reserveCapacity(text.count)
-                }
+                if compact == nil { compact = copy(text, upTo: index) }
+                index += 1
                 continue
             } else if byte == UInt8(ascii: "\"") {
                 inString = true
+            } else if byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+                let end = numberEnd(text, from: index)
+                if let long = longInteger(text[index..<end]) {
+                    if compact == nil { compact = copy(text, upTo: index) }
+                    compact?.append(contentsOf: long)
+                } else {
+                    compact?.append(contentsOf: text[index..<end])
+                }
+                index = end
+                continue
             }
             compact?.append(byte)
+            index += 1
         }
         return compact ?? text
+    }
+
+    private static func copy(_ text: [UInt8], upTo index: Int) -> [UInt8] {
+        var copy = Array(text[..<index])
+        copy.reserveCapacity(text.count)
+        return copy
+    }
+
+    /// Where the number literal that starts at `start` ends.
+    private static func numberEnd(_ text: [UInt8], from start: Int) -> Int {
+        var end = start + 1
+        while end < text.count {
+            switch text[end] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"),
+                UInt8(ascii: "-"):
+                end += 1
+            default:
+                return end
+            }
+        }
+        return end
+    }
+
+    /// An integer literal of 19 digits or more, written as what the parser reads it as (a 64-bit integer when it
+    /// fits, else a double); `nil` for every other literal, which stays as it is.
+    private static func longInteger(_ literal: ArraySlice<UInt8>) -> [UInt8]? {
+        let digits = literal.first == UInt8(ascii: "-") ? literal.count - 1 : literal.count
+        guard digits >= 19, literal.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }),
+            let value = try? JSONParser.parse(Array(literal))
+        else { return nil }
+        return bytes(value)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

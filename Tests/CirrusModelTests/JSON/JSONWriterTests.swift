@@ -115,6 +115,12 @@ struct JSONWriterTests {
         ("{\n  \"s\": \"a b\\\" c\",\t\"e\": \"\\\\\"\r\n}", #"{"s":"a b\" c","e":"\\"}"#),
         (#"{"x":"y"}"#, #"{"x":"y"}"#),
         ("[ ]", "[]"),
+        // PostgreSQL's text of the double 1e+308 and of 1e+20: doubles again, as the parser reads them.
+        ("{\"d\": 1" + String(repeating: "0", count: 308) + "}", #"{"d":1e+308}"#),
+        ("[100000000000000000000, -100000000000000000000]", "[1e+20,-1e+20]"),
+        // Integers that fit in 64 bits, short literals and numbers in strings stay as they are.
+        ("[9223372036854775807,-9223372036854775808,1.0,0.00000015,-0]", "[9223372036854775807,-9223372036854775808,1.0,0.00000015,-0]"),
+        (#"{"s":"100000000000000000000"}"#, #"{"s":"100000000000000000000"}"#),
     ])
     func compacting(_ text: String, _ expected: String) throws {
         let compact = JSONWriter.compacted(Array(text.utf8))
