@@ -132,8 +132,12 @@ for server, base, headers, ids_path, id_key, items_key in [
 # The query's plan on cirrus (explain=true, master key): a search of the `group` index, not a scan.
 status, body = call("GET", url + "/1.1/classes/Bench?explain=true&limit=20&where=" + urllib.parse.quote('{"group":1}'),
                     {"X-LC-Id": app_id, "X-LC-Key": master_key + ",master"})
-expect("cirrus query plan", status == 200 and any("INDEX" in line.upper() for line in body.get("plan", [])), (status, body))
-print("cirrus query plan:", "; ".join(body["plan"]))
+if status == 200 and "plan" not in body:
+    # A build from before explain=true (BINARY=an earlier commit's) answers the query itself.
+    print("cirrus query plan: not told by this build (no explain=true)")
+else:
+    expect("cirrus query plan", status == 200 and any("INDEX" in line.upper() for line in body.get("plan", [])), (status, body))
+    print("cirrus query plan:", "; ".join(body["plan"]))
 EOF
 # PocketBase has no explain; its query (filter=(group=N), no sort) is SELECT … WHERE `bench`.`group` = N LIMIT 20.
 if command -v sqlite3 >/dev/null; then
