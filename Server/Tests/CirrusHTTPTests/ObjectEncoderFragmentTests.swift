@@ -31,7 +31,9 @@ struct ObjectEncoderFragmentTests {
         guard case .object(let fields) = try JSONParser.parse(bytes) else { throw ParseFailure() }
         return StoredObject(
             className: "Item", objectId: "o123", createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_123),
-            updatedAt: Timestamp(millisecondsSince1970: 1_700_000_100_456), acl: acl, fields: fields, document: bytes
+            updatedAt: Timestamp(millisecondsSince1970: 1_700_000_100_456), acl: acl, fields: fields,
+            // As the store keeps it (StoredRow): compacted, whatever the engine's layout.
+            document: JSONWriter.compacted(bytes)
         )
     }
 

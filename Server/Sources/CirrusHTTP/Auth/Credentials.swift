@@ -25,14 +25,9 @@ struct Credentials: Sendable {
     }
 
     static func read(from headers: HTTPFields, overrides: [String: String], dialect: Dialect) -> Credentials {
-        // The `X-` headers, read in one pass: each lookup below is then a hash, not a walk over every header.
-        var given: [String: String] = [:]
-        for field in headers where field.name.canonicalName.hasPrefix("x-") && !field.value.isEmpty {
-            if given[field.name.canonicalName] == nil { given[field.name.canonicalName] = field.value }
-        }
         func header(_ names: HTTPField.Name...) -> String? {
             for name in names {
-                if let value = given[name.canonicalName] { return value }
+                if let value = headers[name], !value.isEmpty { return value }
             }
             return nil
         }

@@ -49,8 +49,9 @@ struct ObjectEncoder {
         var text: [UInt8] = []
         text.reserveCapacity(document.count + 120)
         text.append(contentsOf: document.dropLast())
-        // A comma before each member, unless the document is empty and this is the first.
-        var separated = document.dropFirst().dropLast().contains { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        // A comma before each member, unless the document is empty (`{}`: stored documents are compact) and this is
+        // the first.
+        var separated = document.count > 2
         func member(_ key: String, _ value: JSON) {
             if separated { text.append(UInt8(ascii: ",")) }
             separated = true
