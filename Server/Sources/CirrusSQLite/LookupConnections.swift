@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// At most as many as the threads that may run lookups at once (Swift's concurrency pool has one per core), opened
 /// when first needed; a lookup that finds none free (another thread ran it, a lookup inside another) takes the pool's
-/// way instead, as it does when a connection cannot be opened.
+/// way instead, as it does when a connection cannot be opened or the file is busy.
 final class LookupConnections: Sendable {
     private struct State {
         var free: [DatabaseQueue] = []

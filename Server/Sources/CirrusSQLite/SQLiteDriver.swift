@@ -36,6 +36,9 @@ package struct SQLiteDriver: SQLDriver {
         pool = try DatabasePool(path: path, configuration: configuration)
         var lookupConfiguration = configuration
         lookupConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        // A lookup holds one of Swift's few concurrency threads, so it never waits for a lock there: a busy file (a
+        // checkpoint, a log being recovered) sends it the pool's way, which waits on GRDB's queues instead.
+        lookupConfiguration.busyMode = .immediateError
         lookups = LookupConnections(path: path, limit: max(2, ProcessInfo.processInfo.activeProcessorCount), configuration: lookupConfiguration)
     }
 
@@ -50,7 +53,11 @@ package struct SQLiteDriver: SQLDriver {
     package func read(replica: Bool, lookup: Bool, _ body: @escaping @Sendable (SQLiteSession) async throws -> Void) async throws {
         if lookup, let connection = lookups.take() {
             defer { lookups.give(connection) }
-            return try await readHere(on: connection, body)
+            do {
+                return try await readHere(on: connection, body)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                // Reads only, so the pool's way below runs them again, waiting for the lock off this thread.
+            }
         }
         try await pool.read { db in
             let session = SQLiteSession(db: db, dialect: dialect, statements: statements)

@@ -92,7 +92,7 @@ package struct StorageConformance: Sendable {
     package static var checks: [StorageCheck] {
         valueChecks + updateChecks + nestedPathChecks + arrayOrderChecks + concurrencyChecks + conditionalChecks
             + schemaChecks + sizeChecks + batchChecks + queryChecks + regexChecks + missingClassChecks + geoChecks + aggregateChecks + operatorMatrixChecks
-            + accountChecks + codeChecks + exportChecks + authLinkChecks + limitChecks + changeLogChecks + liveSubscriptionChecks + hookCallChecks + cloudRegistrationChecks + pushChecks
+            + accountChecks + codeChecks + exportChecks + authLinkChecks + limitChecks + changeLogChecks + liveSubscriptionChecks + hookCallChecks + cloudRegistrationChecks + pushChecks + inboxChecks
     }
 }
 

@@ -254,6 +254,14 @@ final class CountingStore: StorageAdapter {
     func push(objectId: String) async throws -> StoredPush? { try await base.push(objectId: objectId) }
     func pushes(statuses: [StoredPush.Status], limit: Int) async throws -> [StoredPush] { try await base.pushes(statuses: statuses, limit: limit) }
     func cancelPush(serial: Int64, at time: Timestamp) async throws -> Bool { try await base.cancelPush(serial: serial, at: time) }
+    func deliver(statusId: String, to owners: [InboxOwner], type: String) async throws { try await base.deliver(statusId: statusId, to: owners, type: type) }
+    func inbox(_ inbox: InboxKey, sinceId: Int64, maxId: Int64, limit: Int) async throws -> [InboxEntry] {
+        try await base.inbox(inbox, sinceId: sinceId, maxId: maxId, limit: limit)
+    }
+    func inboxCount(_ inbox: InboxKey) async throws -> (total: Int, unread: Int) { try await base.inboxCount(inbox) }
+    func markInboxRead(_ inbox: InboxKey) async throws { try await base.markInboxRead(inbox) }
+    func removeInboxEntry(_ inbox: InboxKey, messageId: Int64) async throws -> Bool { try await base.removeInboxEntry(inbox, messageId: messageId) }
+    func removeFromInboxes(statusId: String) async throws { try await base.removeFromInboxes(statusId: statusId) }
     func prepare() async throws { try await base.prepare() }
     func loadSchemas() async throws -> [ClassSchema] { try await base.loadSchemas() }
     func loadSchema(of className: String) async throws -> ClassSchema? { try await base.loadSchema(of: className) }

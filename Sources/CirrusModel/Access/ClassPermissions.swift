@@ -56,6 +56,11 @@ public struct ClassPermissions: Sendable, Hashable {
         case "_File": ClassPermissions([.delete: .nobody])
         // LeanCloud: a device's installation is fetched and saved by id; listing and deleting them is the master's.
         case "_Installation": ClassPermissions([.find: .nobody, .delete: .nobody])
+        // The follow graph and statuses are written by their own endpoints (`/users/<id>/friendship/<target>`,
+        // `/statuses`), which keep the two directions and the inboxes together; clients read them as any class.
+        case "_Follower", "_Followee", "_Status": ClassPermissions([.create: .nobody, .update: .nobody, .delete: .nobody])
+        // A friend request is made, accepted and declined by its endpoints; either side may delete it (its ACL).
+        case "_FriendshipRequest": ClassPermissions([.create: .nobody, .update: .nobody])
         default: ClassPermissions()
         }
     }

@@ -43,6 +43,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case loginMismatch
         /// No user matches the log-in, session or lookup.
         case userNotFound
+        /// An unfollow (or a follow's update) of a user the user does not follow (LeanCloud 221).
+        case friendshipNotFound
         /// The request's session token is unknown, revoked or expired.
         case invalidSessionToken
         /// A user object changed or deleted without that user's session.

@@ -76,6 +76,7 @@ extension Dialect {
         case .loginMismatch, .oldPasswordMismatch: (400, 210)
         // Recording R#112: `/users/me` with a bad token answers `400 {"code":211,"error":"Could not find user."}`.
         case .userNotFound: (400, 211)
+        case .friendshipNotFound: (400, 221)
         // The REST guide: a stale token gets 403 on APIs that need a user.
         case .invalidSessionToken: (403, 403)
         case .sessionRequired: (400, 206)
@@ -142,7 +143,7 @@ extension Dialect {
         case .incorrectType: (400, 111)
         case .objectTooLarge: (400, 116)
         case .missingObjectId: (400, 104)
-        case .classNotFound, .objectNotFound: (404, 101)
+        case .classNotFound, .objectNotFound, .friendshipNotFound: (404, 101)
         case .conditionNotMatched: (400, 305)
         case .duplicateValue: (400, 137)
         case .unauthorized: (401, 401)
@@ -221,7 +222,7 @@ extension Dialect {
         case .invalidGeoPoint: (400, 117)
         case .incorrectType: (400, 111)
         case .objectTooLarge: (400, 107)
-        case .classNotFound, .objectNotFound: (400, 101)
+        case .classNotFound, .objectNotFound, .friendshipNotFound: (400, 101)
         case .conditionNotMatched: (400, 305)
         case .duplicateValue: (400, 401)
         case .unauthorized: (401, 401)

@@ -125,6 +125,10 @@ extension OpenAPIDocument {
     {
       "name": "Push",
       "description": "Push notifications through APNs and FCM: sending, records, scheduled pushes (docs/PUSH.md)."
+    },
+    {
+      "name": "Social",
+      "description": "LeanCloud's in-app social features: the follow graph (`_Follower`, `_Followee`), friend requests (`_FriendshipRequest`), statuses (`_Status`) and their inboxes (docs/SOCIAL.md)."
     }
   ],
   "paths": {
@@ -5528,6 +5532,1022 @@ extension OpenAPIDocument {
           }
         ]
       }
+    },
+    "/1.1/users/{userId}/friendship/{targetId}": {
+      "post": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Follow a user",
+        "description": "The user follows the target (again: its attributes change). Writes `_Followee{user, followee}` and `_Follower{user: target, follower}` together. The session's user acts for itself; the master key for anyone. 211 for an unknown target.",
+        "operationId": "follow",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/socialUser"
+          },
+          {
+            "$ref": "#/components/parameters/targetId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Done: `{}`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/FollowAttributes"
+              }
+            }
+          }
+        }
+      },
+      "put": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Change a follow's attributes",
+        "description": "221 when the user does not follow the target.",
+        "operationId": "updateFollow",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/socialUser"
+          },
+          {
+            "$ref": "#/components/parameters/targetId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Done: `{}`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/FollowAttributes"
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Unfollow a user",
+        "description": "Removes both rows; 221 when the user does not follow the target.",
+        "operationId": "unfollow",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/socialUser"
+          },
+          {
+            "$ref": "#/components/parameters/targetId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Done: `{}`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/users/{userId}/followers": {
+      "get": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "List followers",
+        "description": "The user's followers: a find over `_Follower` restricted to `user` = the user (`include=follower` gives the users).",
+        "operationId": "listFollowers",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/socialUser"
+          },
+          {
+            "$ref": "#/components/parameters/where"
+          },
+          {
+            "$ref": "#/components/parameters/order"
+          },
+          {
+            "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/skip"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "$ref": "#/components/parameters/count"
+          },
+          {
+            "$ref": "#/components/parameters/returnACL"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The rows.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Results"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/users/{userId}/followees": {
+      "get": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "List followees",
+        "description": "Whom the user follows: a find over `_Followee` restricted to `user` = the user (`include=followee`); friends have `friendStatus: true`.",
+        "operationId": "listFollowees",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/socialUser"
+          },
+          {
+            "$ref": "#/components/parameters/where"
+          },
+          {
+            "$ref": "#/components/parameters/order"
+          },
+          {
+            "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/skip"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "$ref": "#/components/parameters/count"
+          },
+          {
+            "$ref": "#/components/parameters/returnACL"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The rows.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Results"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/users/{userId}/mutualFollowees": {
+      "get": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "List mutualFollowees",
+        "description": "The user's followees that follow it back; `where` may not name `user` or `followee`.",
+        "operationId": "listMutualFollowees",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/socialUser"
+          },
+          {
+            "$ref": "#/components/parameters/where"
+          },
+          {
+            "$ref": "#/components/parameters/order"
+          },
+          {
+            "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/skip"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "$ref": "#/components/parameters/count"
+          },
+          {
+            "$ref": "#/components/parameters/returnACL"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The rows.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Results"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/users/{userId}/followersAndFollowees": {
+      "get": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "List followers and followees",
+        "description": "Both lists in one reply; `count=1` adds `followers_count` and `followees_count`.",
+        "operationId": "listFollowersAndFollowees",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/socialUser"
+          },
+          {
+            "$ref": "#/components/parameters/where"
+          },
+          {
+            "$ref": "#/components/parameters/order"
+          },
+          {
+            "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/skip"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "$ref": "#/components/parameters/count"
+          },
+          {
+            "$ref": "#/components/parameters/returnACL"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Both lists.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/FollowLists"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/users/friendshipRequests": {
+      "post": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Ask for a friendship",
+        "description": "Creates a pending `_FriendshipRequest` (one per pair at a time: 137) and makes the requester follow the friend with `friendStatus: false`.",
+        "operationId": "askFriendship",
+        "parameters": [],
+        "responses": {
+          "201": {
+            "description": "Created.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Created"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/FriendRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/1.1/users/friendshipRequests/{requestId}/accept": {
+      "put": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Accept a friend request",
+        "description": "The friend accepts: both follow each other with `friendStatus: true` (`friendship` in the body gives the friend's follow its attributes). 305 when the request was answered already.",
+        "operationId": "acceptFriendRequest",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/requestId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Answered.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Updated"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": [
+                  "object",
+                  "null"
+                ]
+              }
+            }
+          }
+        }
+      }
+    },
+    "/1.1/users/friendshipRequests/{requestId}/decline": {
+      "put": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Decline a friend request",
+        "description": "The friend declines; the requester still follows it. 305 when the request was answered already.",
+        "operationId": "declineFriendRequest",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/requestId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Answered.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Updated"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": [
+                  "object",
+                  "null"
+                ]
+              }
+            }
+          }
+        }
+      }
+    },
+    "/1.1/statuses": {
+      "post": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Send a status",
+        "description": "Creates the `_Status` and delivers it to the inbox of each object the query finds (with `keys`, of the user its pointer names), page by page, with the sender's read rights; `default` statuses also reach the sender's own inbox. A `private` status is readable by its sender alone except through its recipients' inboxes.",
+        "operationId": "sendStatus",
+        "parameters": [],
+        "responses": {
+          "201": {
+            "description": "Created.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Created"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/StatusRequest"
+              }
+            }
+          }
+        }
+      },
+      "get": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Find statuses",
+        "description": "`_Status` as a class (`where={\"source\":…}` lists a user's statuses).",
+        "operationId": "findStatuses",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/where"
+          },
+          {
+            "$ref": "#/components/parameters/order"
+          },
+          {
+            "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/skip"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "$ref": "#/components/parameters/count"
+          },
+          {
+            "$ref": "#/components/parameters/returnACL"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The statuses.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Results"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/statuses/{objectId}": {
+      "get": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Fetch a status",
+        "description": "A `_Status` by id, with its ACL applied.",
+        "operationId": "getStatus",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/objectId"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The status, or `{}`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "anyOf": [
+                    {
+                      "$ref": "#/components/schemas/ObjectOrEmpty"
+                    },
+                    {
+                      "$ref": "#/components/schemas/Projection"
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "delete": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Delete a status",
+        "description": "By its source or the master key; the status leaves every inbox.",
+        "operationId": "deleteStatus",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/objectId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Done: `{}`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/subscribe/statuses": {
+      "get": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Read an inbox",
+        "description": "The owner's inbox, newest first: statuses whose `messageId` is above `sinceId` and, when `maxId` is above 0, at most `maxId`; `where` filters the statuses; `limit` at most 100.",
+        "operationId": "readInbox",
+        "parameters": [
+          {
+            "name": "owner",
+            "in": "query",
+            "required": true,
+            "description": "The inbox's owner: a JSON pointer (`{\"__type\":\"Pointer\",\"className\":\"_User\",\"objectId\":…}`); the caller's own user unless the master key.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "inboxType",
+            "in": "query",
+            "description": "`default` (the timeline), `private` (private messages) or the app's own type: 1 to 64 letters, digits or `_`.",
+            "schema": {
+              "type": "string",
+              "default": "default"
+            }
+          },
+          {
+            "name": "sinceId",
+            "in": "query",
+            "description": "Only statuses numbered above it.",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "default": 0
+            }
+          },
+          {
+            "name": "maxId",
+            "in": "query",
+            "description": "Only statuses numbered at most it (0: no bound).",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "default": 0
+            }
+          },
+          {
+            "$ref": "#/components/parameters/where"
+          },
+          {
+            "$ref": "#/components/parameters/limit"
+          },
+          {
+            "$ref": "#/components/parameters/keys"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "$ref": "#/components/parameters/count"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of the inbox.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/InboxPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/subscribe/statuses/count": {
+      "get": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Count an inbox",
+        "description": "How many statuses the inbox holds and how many are unread.",
+        "operationId": "countInbox",
+        "parameters": [
+          {
+            "name": "owner",
+            "in": "query",
+            "required": true,
+            "description": "The inbox's owner: a JSON pointer (`{\"__type\":\"Pointer\",\"className\":\"_User\",\"objectId\":…}`); the caller's own user unless the master key.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "inboxType",
+            "in": "query",
+            "description": "`default` (the timeline), `private` (private messages) or the app's own type: 1 to 64 letters, digits or `_`.",
+            "schema": {
+              "type": "string",
+              "default": "default"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The counts.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/InboxCount"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/subscribe/statuses/resetUnreadCount": {
+      "post": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Mark an inbox read",
+        "description": "`owner` and `inboxType` in the query string or in a JSON body (as the JavaScript SDK sends them).",
+        "operationId": "resetUnreadCount",
+        "parameters": [
+          {
+            "name": "owner",
+            "in": "query",
+            "required": false,
+            "description": "The inbox's owner: a JSON pointer (`{\"__type\":\"Pointer\",\"className\":\"_User\",\"objectId\":…}`); the caller's own user unless the master key.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "inboxType",
+            "in": "query",
+            "description": "`default` (the timeline), `private` (private messages) or the app's own type: 1 to 64 letters, digits or `_`.",
+            "schema": {
+              "type": "string",
+              "default": "default"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Done: `{}`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "owner": {
+                    "$ref": "#/components/schemas/Pointer"
+                  },
+                  "inboxType": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/1.1/subscribe/statuses/inbox": {
+      "delete": {
+        "tags": [
+          "Social"
+        ],
+        "summary": "Remove a status from an inbox",
+        "description": "Removes one entry (the status stays elsewhere); 404 when there is none.",
+        "operationId": "removeInboxEntry",
+        "parameters": [
+          {
+            "name": "owner",
+            "in": "query",
+            "required": true,
+            "description": "The inbox's owner: a JSON pointer (`{\"__type\":\"Pointer\",\"className\":\"_User\",\"objectId\":…}`); the caller's own user unless the master key.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "inboxType",
+            "in": "query",
+            "description": "`default` (the timeline), `private` (private messages) or the app's own type: 1 to 64 letters, digits or `_`.",
+            "schema": {
+              "type": "string",
+              "default": "default"
+            }
+          },
+          {
+            "name": "messageId",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Done: `{}`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -7600,6 +8620,186 @@ extension OpenAPIDocument {
             "type": "string"
           }
         }
+      },
+      "FollowAttributes": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "description": "The follow's attributes (`group`, …), or `{\"friendship\": {…}}`; `user`, `followee`, `follower`, `friendStatus` and keys starting with `_` are the server's.",
+        "additionalProperties": true,
+        "example": {
+          "group": 1
+        }
+      },
+      "FriendRequest": {
+        "type": "object",
+        "required": [
+          "friend"
+        ],
+        "properties": {
+          "user": {
+            "$ref": "#/components/schemas/Pointer"
+          },
+          "friend": {
+            "$ref": "#/components/schemas/Pointer"
+          },
+          "friendship": {
+            "type": "object",
+            "additionalProperties": true
+          }
+        },
+        "description": "`user` (the session's user) asks `friend`; `friendship` holds the follow's attributes."
+      },
+      "StatusRequest": {
+        "type": "object",
+        "required": [
+          "query",
+          "data"
+        ],
+        "properties": {
+          "query": {
+            "type": "object",
+            "required": [
+              "className"
+            ],
+            "properties": {
+              "className": {
+                "$ref": "#/components/schemas/ClassName"
+              },
+              "where": {
+                "$ref": "#/components/schemas/Condition"
+              },
+              "keys": {
+                "type": "string",
+                "description": "A pointer field naming each inbox's owner (`follower`)."
+              }
+            }
+          },
+          "data": {
+            "type": "object",
+            "additionalProperties": true,
+            "description": "The status's fields; `source` is the sender, the session's user unless the master key names another."
+          },
+          "inboxType": {
+            "type": "string",
+            "default": "default"
+          },
+          "source": {
+            "$ref": "#/components/schemas/Pointer"
+          }
+        },
+        "example": {
+          "query": {
+            "className": "_Follower",
+            "keys": "follower",
+            "where": {
+              "user": {
+                "__type": "Pointer",
+                "className": "_User",
+                "objectId": "6b027f22234b4712c3293641"
+              }
+            }
+          },
+          "data": {
+            "message": "hello"
+          },
+          "inboxType": "default"
+        }
+      },
+      "InboxPage": {
+        "type": "object",
+        "required": [
+          "results",
+          "end"
+        ],
+        "description": "Statuses newest first, each with its `messageId` and `inboxType`; `end` when the page holds the inbox's oldest status (an empty page answers `false`).",
+        "properties": {
+          "results": {
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "$ref": "#/components/schemas/Object"
+                },
+                {
+                  "$ref": "#/components/schemas/Projection"
+                }
+              ]
+            }
+          },
+          "end": {
+            "type": "boolean"
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "InboxCount": {
+        "type": "object",
+        "required": [
+          "total",
+          "unread"
+        ],
+        "properties": {
+          "total": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "unread": {
+            "type": "integer",
+            "minimum": 0
+          }
+        },
+        "example": {
+          "total": 1928,
+          "unread": 264
+        }
+      },
+      "FollowLists": {
+        "type": "object",
+        "required": [
+          "followers",
+          "followees"
+        ],
+        "properties": {
+          "followers": {
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "$ref": "#/components/schemas/Object"
+                },
+                {
+                  "$ref": "#/components/schemas/Projection"
+                }
+              ]
+            }
+          },
+          "followees": {
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "$ref": "#/components/schemas/Object"
+                },
+                {
+                  "$ref": "#/components/schemas/Projection"
+                }
+              ]
+            }
+          },
+          "followers_count": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "followees_count": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
       }
     },
     "responses": {
@@ -7976,6 +9176,38 @@ extension OpenAPIDocument {
               "type": "object"
             }
           }
+        }
+      },
+      "socialUser": {
+        "name": "userId",
+        "in": "path",
+        "required": true,
+        "description": "A user's objectId, or `self` for the session's user.",
+        "schema": {
+          "type": "string",
+          "minLength": 1
+        },
+        "example": "self"
+      },
+      "targetId": {
+        "name": "targetId",
+        "in": "path",
+        "required": true,
+        "description": "The followed user's objectId.",
+        "schema": {
+          "type": "string",
+          "minLength": 1
+        },
+        "example": "6b027f22234b4712c3293641"
+      },
+      "requestId": {
+        "name": "requestId",
+        "in": "path",
+        "required": true,
+        "description": "The friend request's objectId.",
+        "schema": {
+          "type": "string",
+          "minLength": 1
         }
       }
     }

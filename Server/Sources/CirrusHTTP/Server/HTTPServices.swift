@@ -31,6 +31,12 @@ package enum HTTPServices {
         InstallationsController(installations: InstallationService(objects: objects), objects: objectsController).register(on: &router)
         // Before the object endpoints: Parse's `classes/_PushStatus` is the push records.
         PushController(push: services.push).register(on: &router)
+        // Before the object endpoints: deleting a `_Status` also takes it out of every inbox.
+        let friendships = FriendshipService(objects: objects)
+        FriendshipController(
+            friendships: friendships, requests: FriendRequestService(objects: objects, friendships: friendships), objects: objectsController
+        ).register(on: &router)
+        StatusesController(statuses: StatusService(objects: objects), objects: objectsController).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)

@@ -19,6 +19,9 @@ package enum SystemSchema {
     package static let cloudRegistrationsTable = "_cirrus_cloud_registrations"
     package static let jobRunsTable = "_cirrus_job_runs"
     package static let pushesTable = "_cirrus_pushes"
+    /// The statuses in their owners' inboxes (LeanCloud's status system), and the last number each inbox handed out.
+    package static let inboxesTable = "_cirrus_inboxes"
+    package static let inboxCountersTable = "_cirrus_inbox_counters"
 
     /// One named step; applied once, in order, inside a transaction.
     package struct Migration: Sendable {
@@ -82,6 +85,15 @@ package enum SystemSchema {
                     + "\"created_at\" \(dialect.integerColumnType) NOT NULL, \"updated_at\" \(dialect.integerColumnType) NOT NULL)",
                 "CREATE INDEX \"_cirrus_pushes_due\" ON \(dialect.quote(pushesTable)) (\"status\", \"push_time\")",
                 "CREATE INDEX \"_cirrus_pushes_request\" ON \(dialect.quote(pushesTable)) (\"request_id\", \"created_at\")",
+            ]),
+            Migration(name: "0018_inboxes", statements: [
+                "CREATE TABLE \(dialect.quote(inboxesTable)) (\"owner_class\" TEXT NOT NULL, \"owner_id\" TEXT NOT NULL, "
+                    + "\"inbox_type\" TEXT NOT NULL, \"message_id\" \(dialect.integerColumnType) NOT NULL, \"status_id\" TEXT NOT NULL, "
+                    + "\"unread\" \(dialect.integerColumnType) NOT NULL, PRIMARY KEY (\"owner_class\", \"owner_id\", \"inbox_type\", \"message_id\"))",
+                "CREATE INDEX \"_cirrus_inboxes_status\" ON \(dialect.quote(inboxesTable)) (\"status_id\")",
+                "CREATE TABLE \(dialect.quote(inboxCountersTable)) (\"owner_class\" TEXT NOT NULL, \"owner_id\" TEXT NOT NULL, "
+                    + "\"inbox_type\" TEXT NOT NULL, \"last_id\" \(dialect.integerColumnType) NOT NULL, "
+                    + "PRIMARY KEY (\"owner_class\", \"owner_id\", \"inbox_type\"))",
             ]),
         ]
         // The dialect's own functions, each at its place in the order of names.

@@ -14,10 +14,10 @@ struct SystemSchemaTests {
     @Test("SQLite applies the registry, relation, account, subscription, hook-call, cloud-registration and push migrations, PostgreSQL also its JSON path functions and change log")
     func migrationNames() {
         #expect(SystemSchema.migrations(SQLiteDialect()).map(\.name)
-            == ["0001_schema_registry", "0002_relations", "0004_accounts", "0005_codes", "0006_class_options", "0008_auth_links", "0013_live_subscriptions", "0014_hook_calls", "0015_cloud_registrations", "0017_pushes"])
+            == ["0001_schema_registry", "0002_relations", "0004_accounts", "0005_codes", "0006_class_options", "0008_auth_links", "0013_live_subscriptions", "0014_hook_calls", "0015_cloud_registrations", "0017_pushes", "0018_inboxes"])
         #expect(SystemSchema.migrations(PostgresDialect()).map(\.name)
             == ["0001_schema_registry", "0002_relations", "0003_cirrus_json_paths", "0004_accounts", "0005_codes", "0006_class_options",
-                "0007_cirrus_double_jsonb", "0008_auth_links", "0011_cirrus_double_jsonb_exact", "0012_change_log", "0013_live_subscriptions", "0014_hook_calls", "0015_cloud_registrations", "0017_pushes"])
+                "0007_cirrus_double_jsonb", "0008_auth_links", "0011_cirrus_double_jsonb_exact", "0012_change_log", "0013_live_subscriptions", "0014_hook_calls", "0015_cloud_registrations", "0017_pushes", "0018_inboxes"])
         #expect(SystemSchema.tableMigrations(SQLiteDialect()).map(\.name) == ["0009_auth_links_from_users", "0010_email_unique_ignoring_case", "0016_installation_ids_unique"])
     }
 
