@@ -87,6 +87,9 @@ final class WriteTransaction<Driver: SQLDriver> {
             try await session.execute(registry.addMembers(owner: object.className, field: field, objectId: object.objectId, targets: targets))
         }
         try await runAccountWrites(insert.accountWrites)
+        if let fields = insert.searchFields {
+            try await index(object, table: table, fields: fields)
+        }
         try await record(.created(object), afterHook: insert.afterHook)
         return object
     }
@@ -128,6 +131,9 @@ final class WriteTransaction<Driver: SQLDriver> {
             }
         }
         try await runAccountWrites(update.accountWrites)
+        if let fields = update.schema?.options.searchFields, update.changes.operations.contains(where: { fields.contains($0.0.root) }) {
+            try await index(object.object, table: table, fields: fields)
+        }
         try await record(.updated(from: before, to: object.object, changes: update.changes), afterHook: update.afterHook)
         return object.object
     }
@@ -146,6 +152,11 @@ final class WriteTransaction<Driver: SQLDriver> {
             throw try await missOrMismatch(statements, delete.className, delete.objectIds[0], writers: delete.writers)
         }
         if !deleted.isEmpty {
+            if let fields = delete.schema?.options.searchFields {
+                for statement in SearchStatements(dialect: dialect, table: table, fields: fields).remove(ids: deleted) {
+                    try await session.execute(statement)
+                }
+            }
             try await session.execute(registry.removeAllMembers(owner: delete.className, objectIds: deleted))
             for statement in AccountStatements(dialect: dialect).deletingAccounts(of: delete.className, userIds: deleted) {
                 try await session.execute(statement)
@@ -153,6 +164,13 @@ final class WriteTransaction<Driver: SQLDriver> {
         }
         for object in removed { try await record(.deleted(object), afterHook: delete.afterHook) }
         return deleted
+    }
+
+    /// Replaces the object's entry in its class's search index, in this transaction.
+    private func index(_ object: StoredObject, table: String, fields: [String]) async throws {
+        for statement in SearchStatements(dialect: dialect, table: table, fields: fields).upsert(id: object.objectId, document: object.fields) {
+            try await session.execute(statement)
+        }
     }
 
     /// Adds a command's change to the change log's records and queues the after-hook call it owes, in this

@@ -6,7 +6,7 @@ package import CirrusModel
 /// dialects, permissions or HTTP; the services validate before calling them. The port is the sum of five
 /// concerns, so that a caller can ask for the one it uses: objects, schema, accounts, the changes the instances
 /// sharing a database tell each other, and the queue of cloud code's after-hook calls.
-package protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, ChangeNoticeStorage, HookCallStorage, CloudRegistrationStorage, PushStorage, InboxStorage {
+package protocol StorageAdapter: ObjectStorage, SchemaStorage, AccountStorage, ChangeNoticeStorage, HookCallStorage, CloudRegistrationStorage, PushStorage, InboxStorage, SearchStorage {
     /// Applies pending migrations of the system tables.
     func prepare() async throws
 

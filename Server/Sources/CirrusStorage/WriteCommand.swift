@@ -22,6 +22,8 @@ package enum WriteCommand: Sendable {
         package var accountWrites: [AccountWrite]
         /// The `afterSave` the create owes, queued in its transaction.
         package var afterHook: AfterHookRequest?
+        /// The class's search fields when in-app search is on for it: the object is indexed in its transaction.
+        package var searchFields: [String]?
 
         package init(
             object: StoredObject, relations: [(field: String, add: [Pointer])], newFields: [String: FieldType], maximumSize: Int,

@@ -13,7 +13,7 @@ struct CirrusCommand: AsyncParsableCommand {
         commandName: "cirrus",
         abstract: "A self-hosted backend wire-compatible with LeanCloud, Parse and Bmob.",
         version: CirrusVersion.current,
-        subcommands: [ServeCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, JobsCommand.self],
+        subcommands: [ServeCommand.self, IndexCommand.self, SearchCommand.self, ImportCommand.self, ExportCommand.self, JobsCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

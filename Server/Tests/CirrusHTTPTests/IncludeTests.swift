@@ -262,6 +262,10 @@ final class CountingStore: StorageAdapter {
     func markInboxRead(_ inbox: InboxKey) async throws { try await base.markInboxRead(inbox) }
     func removeInboxEntry(_ inbox: InboxKey, messageId: Int64) async throws -> Bool { try await base.removeInboxEntry(inbox, messageId: messageId) }
     func removeFromInboxes(statusId: String) async throws { try await base.removeFromInboxes(statusId: statusId) }
+    func search(_ search: StorageSearch) async throws -> (hits: Int, objects: [StoredObject]) { try await base.search(search) }
+    func rebuildSearchIndex(className: String, fields: [String]?) async throws -> Int {
+        try await base.rebuildSearchIndex(className: className, fields: fields)
+    }
     func prepare() async throws { try await base.prepare() }
     func loadSchemas() async throws -> [ClassSchema] { try await base.loadSchemas() }
     func loadSchema(of className: String) async throws -> ClassSchema? { try await base.loadSchema(of: className) }

@@ -1,5 +1,5 @@
 /// What a class records besides its field types: class permissions, column flags, the default ACL of new
-/// objects and the names of indexes created through the schema API.
+/// objects, the names of indexes created through the schema API, and the fields in-app search indexes.
 public struct ClassOptions: Sendable, Hashable {
     /// `nil`: the defaults of ``ClassPermissions/defaults(for:)``.
     public var permissions: ClassPermissions?
@@ -9,14 +9,19 @@ public struct ClassOptions: Sendable, Hashable {
     public var defaultACL: ACL?
     /// Indexes named through the schema API, by name.
     public var indexes: [String: FieldPath]
+    /// The fields in-app search indexes, in the order of the search index's columns; `nil`: search is off for the
+    /// class (docs/SEARCH.md).
+    public var searchFields: [String]?
 
     public init(
-        permissions: ClassPermissions? = nil, fields: [String: FieldOptions] = [:], defaultACL: ACL? = nil, indexes: [String: FieldPath] = [:]
+        permissions: ClassPermissions? = nil, fields: [String: FieldOptions] = [:], defaultACL: ACL? = nil, indexes: [String: FieldPath] = [:],
+        searchFields: [String]? = nil
     ) {
         self.permissions = permissions
         self.fields = fields.filter { !$0.value.isDefault }
         self.defaultACL = defaultACL
         self.indexes = indexes
+        self.searchFields = searchFields
     }
 
     public var isDefault: Bool { self == ClassOptions() }
@@ -29,6 +34,7 @@ public struct ClassOptions: Sendable, Hashable {
         if !fields.isEmpty { members["fields"] = .object(fields.mapValues(\.wire)) }
         if let defaultACL { members["defaultACL"] = defaultACL.wire }
         if !indexes.isEmpty { members["indexes"] = .object(indexes.mapValues { .string($0.description) }) }
+        if let searchFields { members["search"] = ["fields": .array(searchFields.map(JSON.string))] }
         return .object(members)
     }
 
@@ -43,6 +49,7 @@ public struct ClassOptions: Sendable, Hashable {
         if case .object(let indexes)? = json["indexes"] {
             self.indexes = indexes.compactMapValues { $0.stringValue.flatMap { try? FieldPath(parsing: $0) } }
         }
+        if case .array(let fields)? = json["search"]?["fields"] { searchFields = fields.compactMap(\.stringValue) }
     }
 }
 

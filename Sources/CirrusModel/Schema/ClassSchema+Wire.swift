@@ -25,6 +25,7 @@ extension ClassSchema {
             "className": .string(className), "fields": fields, "classLevelPermissions": permissions.wire(style), "indexes": .object(indexes),
         ]
         if let acl = options.defaultACL { members["defaultACL"] = acl.wire }
+        if let searchFields = options.searchFields { members["search"] = ["fields": .array(searchFields.map(JSON.string))] }
         return .object(members)
     }
 }

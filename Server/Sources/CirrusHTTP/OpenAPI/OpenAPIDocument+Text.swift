@@ -129,6 +129,10 @@ extension OpenAPIDocument {
     {
       "name": "Social",
       "description": "LeanCloud's in-app social features: the follow graph (`_Follower`, `_Followee`), friend requests (`_FriendshipRequest`), statuses (`_Status`) and their inboxes (docs/SOCIAL.md)."
+    },
+    {
+      "name": "Search",
+      "description": "LeanCloud's in-app search: `q` in a documented subset of the query-string syntax over the search fields of classes with search on, Chinese, Japanese and Korean split into bigrams, ranked, highlighted, paged by `sid` (docs/SEARCH.md)."
     }
   ],
   "paths": {
@@ -6548,6 +6552,187 @@ extension OpenAPIDocument {
           }
         }
       }
+    },
+    "/1.1/search/select": {
+      "get": {
+        "tags": [
+          "Search"
+        ],
+        "summary": "Search",
+        "operationId": "search",
+        "description": "Finds the objects of `clazz` (or of every class with search on) whose search fields match `q`, with the caller's read rights; by relevance unless `order` or `sort` says otherwise. A malformed `q`, a field that is not searchable, a class without search, a `limit` above 1000, or a forged or expired `sid` is 400.",
+        "parameters": [
+          {
+            "name": "q",
+            "in": "query",
+            "required": true,
+            "description": "The query string: terms, \"phrases\", field:term, AND/OR/NOT, parentheses, prefix*, *, _exists_:field, ranges.",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "clazz",
+            "in": "query",
+            "required": false,
+            "description": "The class; every class with search on when absent.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "At most 1000; 100 by default.",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 1000
+            }
+          },
+          {
+            "$ref": "#/components/parameters/skip"
+          },
+          {
+            "name": "sid",
+            "in": "query",
+            "required": false,
+            "description": "The cursor of the previous page (valid 5 minutes).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "fields",
+            "in": "query",
+            "required": false,
+            "description": "The fields to return (comma-separated).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "highlights",
+            "in": "query",
+            "required": false,
+            "description": "The fields to highlight (comma-separated), or `*`.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          },
+          {
+            "name": "order",
+            "in": "query",
+            "required": false,
+            "description": "Fields to order by (`-createdAt`); `-_score` (relevance) is the default.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "sort",
+            "in": "query",
+            "required": false,
+            "description": "LeanCloud's sort JSON: `[{\"field\":{\"order\":\"desc\"}}]`; not with `order`.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of results.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SearchResults"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/1.1/search/analyze": {
+      "get": {
+        "tags": [
+          "Search"
+        ],
+        "summary": "Show the tokens of a text",
+        "operationId": "analyzeSearchText",
+        "description": "The tokens the server indexes for `text` (master key).",
+        "parameters": [
+          {
+            "name": "clazz",
+            "in": "query",
+            "required": false,
+            "description": "Ignored: every class is tokenized alike.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "text",
+            "in": "query",
+            "required": false,
+            "description": "The text.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The tokens.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SearchTokens"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "security": [
+          {
+            "appId": [],
+            "masterKey": []
+          },
+          {
+            "appId": [],
+            "masterSign": []
+          }
+        ]
+      }
     }
   },
   "components": {
@@ -8034,6 +8219,9 @@ extension OpenAPIDocument {
             "additionalProperties": {
               "type": "object"
             }
+          },
+          "search": {
+            "$ref": "#/components/schemas/SearchSettings"
           }
         }
       },
@@ -8068,6 +8256,20 @@ extension OpenAPIDocument {
             "additionalProperties": {
               "type": "object"
             }
+          },
+          "search": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/SearchSettings"
+              },
+              {
+                "type": "null"
+              },
+              {
+                "const": false
+              }
+            ],
+            "description": "Turns in-app search on with these fields and builds the index, or off (`null`)."
           }
         },
         "example": {
@@ -8798,6 +9000,141 @@ extension OpenAPIDocument {
           "followees_count": {
             "type": "integer",
             "minimum": 0
+          }
+        }
+      },
+      "SearchSettings": {
+        "type": "object",
+        "required": [
+          "fields"
+        ],
+        "description": "In-app search for the class: the String and Array fields indexed (docs/SEARCH.md).",
+        "properties": {
+          "fields": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "minItems": 1,
+            "maxItems": 32
+          }
+        },
+        "example": {
+          "fields": [
+            "title",
+            "body"
+          ]
+        }
+      },
+      "SearchResults": {
+        "type": "object",
+        "required": [
+          "hits",
+          "results",
+          "sid"
+        ],
+        "description": "`hits`: every match the caller may read; `results`: this page, each object with `className` and `_highlight` (`null`, or the highlighted fragments per field); `sid`: the next page's cursor, `null` on the last page.",
+        "properties": {
+          "hits": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "results": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "objectId",
+                "className"
+              ],
+              "properties": {
+                "objectId": {
+                  "$ref": "#/components/schemas/ObjectId"
+                },
+                "className": {
+                  "$ref": "#/components/schemas/ClassName"
+                },
+                "_highlight": {
+                  "anyOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "object",
+                      "additionalProperties": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  ]
+                }
+              },
+              "additionalProperties": true
+            }
+          },
+          "sid": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "example": {
+          "hits": 1,
+          "results": [
+            {
+              "objectId": "6b027f22234b4712c3293641",
+              "title": "响应式设计很重要",
+              "createdAt": "2015-06-21T18:02:52.249Z",
+              "updatedAt": "2015-06-21T18:02:52.249Z",
+              "className": "Post",
+              "_highlight": {
+                "title": [
+                  "响应式<em>设计</em>很重要"
+                ]
+              }
+            }
+          ],
+          "sid": null
+        }
+      },
+      "SearchTokens": {
+        "type": "object",
+        "required": [
+          "tokens"
+        ],
+        "properties": {
+          "tokens": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "token",
+                "start_offset",
+                "end_offset",
+                "type",
+                "position"
+              ],
+              "properties": {
+                "token": {
+                  "type": "string"
+                },
+                "start_offset": {
+                  "type": "integer"
+                },
+                "end_offset": {
+                  "type": "integer"
+                },
+                "type": {
+                  "type": "string"
+                },
+                "position": {
+                  "type": "integer"
+                }
+              }
+            }
           }
         }
       }

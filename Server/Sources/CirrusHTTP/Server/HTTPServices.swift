@@ -37,6 +37,9 @@ package enum HTTPServices {
             friendships: friendships, requests: FriendRequestService(objects: objects, friendships: friendships), objects: objectsController
         ).register(on: &router)
         StatusesController(statuses: StatusService(objects: objects), objects: objectsController).register(on: &router)
+        SearchController(
+            search: SearchService(objects: objects), cursors: SearchCursorCodec(masterKey: keys.masterKey), limits: objects.configuration.queryLimits
+        ).register(on: &router)
         objectsController.register(on: &router)
         ScanController(objects: objects, cursors: ScanCursorCodec(masterKey: keys.masterKey)).register(on: &router)
         ExportDataController(jobs: services.exports, appId: keys.appId, fileURLBase: objects.configuration.fileURLBase).register(on: &router)

@@ -9,6 +9,7 @@ package struct PostgresDialect: SQLDialect {
     package init() {}
 
     package var name: String { "postgres" }
+    package var searchFlavor: any SearchFlavor { PostgresSearchFlavor() }
     package var readsJSONNullAsSQLNull: Bool { false }
     package var documentColumnType: String { "JSONB" }
     package var integerColumnType: String { "BIGINT" }

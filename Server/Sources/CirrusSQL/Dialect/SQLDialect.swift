@@ -8,6 +8,9 @@ package protocol SQLDialect: Sendable {
     /// A short name for logs and tests: `sqlite`, `postgres`.
     var name: String { get }
 
+    /// How the database keeps and queries search indexes.
+    var searchFlavor: any SearchFlavor { get }
+
     /// Whether reading a JSON `null` at a path gives SQL NULL, so that every comparison with it is unknown
     /// (SQLite's `json_extract`); PostgreSQL's `jsonb` orders `null` below numbers instead.
     var readsJSONNullAsSQLNull: Bool { get }

@@ -6,6 +6,7 @@ package struct SQLiteDialect: SQLDialect {
     package init() {}
 
     package var name: String { "sqlite" }
+    package var searchFlavor: any SearchFlavor { SQLiteSearchFlavor() }
     package var readsJSONNullAsSQLNull: Bool { true }
     package var documentColumnType: String { "TEXT" }
     package var integerColumnType: String { "INTEGER" }

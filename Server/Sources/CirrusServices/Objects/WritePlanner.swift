@@ -31,7 +31,9 @@ package struct WritePlanner {
             className: className, objectId: ObjectID.make(options.idStyle), createdAt: now, updatedAt: now,
             acl: update.acl.flatMap { $0 }?.wire, fields: fields
         )
-        return WriteCommand.Insert(object: object, relations: relations, newFields: newFields, maximumSize: configuration.maximumObjectSize)
+        var insert = WriteCommand.Insert(object: object, relations: relations, newFields: newFields, maximumSize: configuration.maximumObjectSize)
+        insert.searchFields = schema?.options.searchFields
+        return insert
     }
 
     /// The update of an existing object.

@@ -23,6 +23,9 @@ package struct SchemaChange: Sendable {
     package var defaultACL: ACL??
     package var addedIndexes: [String: FieldPath] = [:]
     package var droppedIndexes: [String] = []
+    /// In-app search: `nil` unchanged; `.some(nil)` off; else on with these fields (`"search": {"fields": [...]}`,
+    /// `"search": null` or `false` to turn it off).
+    package var search: [String]??
 
     package init() {}
 
@@ -43,6 +46,17 @@ package struct SchemaChange: Sendable {
             for (name, spec) in indexes { try readIndex(name, spec) }
         } else if members["indexes"] != nil {
             throw Self.invalid("'indexes' must be an object")
+        }
+        if let search = members["search"] {
+            switch search {
+            case .null, .bool(false): self.search = .some(nil)
+            case .object(let settings):
+                guard case .array(let fields)? = settings["fields"], fields.allSatisfy({ $0.stringValue != nil }) else {
+                    throw Self.invalid("'search' is {\"fields\": [field names]}, or null to turn search off")
+                }
+                self.search = .some(fields.compactMap(\.stringValue))
+            default: throw Self.invalid("'search' is {\"fields\": [field names]}, or null to turn search off")
+            }
         }
     }
 

@@ -79,6 +79,9 @@ package struct SchemaService: Sendable {
         }
         objects.schemas.invalidate(className)
         await store.announce(.schema(className: className))
+        if let search = change.search, search != current.options.searchFields {
+            try await SearchService(objects: objects).configure(className, fields: search, caller: .master)
+        }
         guard let schema = try await objects.schemas.schema(of: className) else { throw ObjectService.classNotFound(className) }
         return schema
     }

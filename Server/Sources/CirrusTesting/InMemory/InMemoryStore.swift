@@ -175,6 +175,43 @@ package actor InMemoryStore: StorageAdapter {
         for key in inboxEntries.keys { inboxEntries[key]?.removeAll { $0.statusId == statusId } }
     }
 
+    // MARK: Search
+
+    /// The model's matcher over the objects' tokens (no index: the in-memory store reads every object), newest first
+    /// unless ordered.
+    package func search(_ search: StorageSearch) async throws -> (hits: Int, objects: [StoredObject]) {
+        let candidates = state.matching(StorageQuery(className: search.className, schema: search.schema, condition: .always, readers: search.readers))
+        var targets: [SearchTerm: SearchTermTarget] = [:]
+        for case .term(let term) in search.query.leaves {
+            targets[term] = try term.target(searchFields: search.visibleFields, otherFields: search.otherFields)
+        }
+        let resolver = InMemoryResolver(state: state, readers: search.readers)
+        let conditions = SchemaConditions(state: state, className: search.className, schema: search.schema)
+        let found = candidates.filter { object in
+            search.query.evaluate { leaf in
+                switch leaf {
+                case .term(let term):
+                    switch targets[term] {
+                    case .text(let searched)?:
+                        return searched.contains { SearchMatcher.matches(term, in: SearchTokenizer.tokens(of: object.fields[$0])) }
+                    case .exact(let condition)?: return conditions.rewrite(condition).matches(object.subject, resolver: resolver)
+                    case nil: return false
+                    }
+                case .range(let range): return conditions.rewrite(range.condition).matches(object.subject, resolver: resolver)
+                case .exists(let path): return conditions.rewrite(.exists(path, true)).matches(object.subject, resolver: resolver)
+                }
+            }
+        }
+        let order = search.order.isEmpty ? [SortKey(path: FieldPath(field: "createdAt"), descending: true)] : search.order
+        let ordered = ObjectOrdering(schema: search.schema).sorted(found, by: order, condition: .always)
+        return (found.count, Array(ordered.dropFirst(search.skip).prefix(search.limit)))
+    }
+
+    /// Nothing to build (searches read the objects); the count a store's rebuild would index.
+    package func rebuildSearchIndex(className: String, fields: [String]?) async throws -> Int {
+        fields == nil ? 0 : state.objects(of: className).count
+    }
+
     // MARK: LiveQuery subscriptions
 
     private var liveSubscriptions: [String: StoredLiveSubscription] = [:]

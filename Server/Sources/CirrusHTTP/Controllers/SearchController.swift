@@ -1,0 +1,103 @@
+import CirrusModel
+import CirrusServices
+import CirrusStorage
+import HTTPTypes
+
+/// LeanCloud's in-app search (docs/SEARCH.md): `GET /search/select` (`q`, `clazz`, `limit`, `skip`, `sid`, `fields`,
+/// `highlights`, `include`, `order`, `sort`) → `{"hits","results":[object + className + _highlight],"sid"}`, and
+/// `GET /search/analyze` (`text`; master key) → the server's tokens.
+struct SearchController: Sendable {
+    let search: SearchService
+    let cursors: SearchCursorCodec
+    let limits: QueryLimits
+
+    func register(on router: inout APIRouter) {
+        router.on(.get, "search/select", dialects: [.leancloud]) { try await select($0) }
+        router.on(.get, "search/analyze", dialects: [.leancloud]) { try analyze($0) }
+    }
+
+    private func select(_ request: APIRequest) async throws -> APIResponse {
+        var parameters = request.query
+        var skip = 0
+        if let sid = parameters.removeValue(forKey: "sid"), !sid.isEmpty {
+            let opened = try cursors.open(sid, now: .now())
+            // The client repeats its query with the sid; a sid of another query is refused rather than mixed in.
+            for key in ["q", "clazz"] where parameters[key] != nil && parameters[key] != opened.parameters[key] {
+                throw APIError(.invalidParameter, "The sid belongs to another search (its '\(key)' differs).")
+            }
+            parameters = opened.parameters
+            skip = opened.skip
+        } else if let text = parameters["skip"], !text.isEmpty {
+            guard let value = Int(text), value >= 0 else { throw APIError(.invalidQuery, "'skip' must be a non-negative integer, got '\(text)'.") }
+            skip = value
+        }
+        guard let q = parameters["q"], !q.isEmpty else { throw APIError(.missingRequiredField, "'q' is required: the query string to search for.") }
+        var limit = 100
+        if let text = parameters["limit"], !text.isEmpty {
+            guard let value = Int(text) else { throw APIError(.invalidQuery, "'limit' must be an integer, got '\(text)'.") }
+            limit = value
+        }
+        let include = try IncludeSelection(parsing: parameters["include"] ?? "")
+        try limits.checkInclude(include.paths)
+        let searchRequest = SearchService.Request(
+            q: q, className: parameters["clazz"].flatMap { $0.isEmpty ? nil : $0 }, limit: limit, skip: skip, order: try Self.order(parameters),
+            highlights: Self.list(parameters["highlights"]), include: include.paths
+        )
+        let found = try await search.select(searchRequest, caller: request.caller)
+        let keys = try KeySelection(parsing: parameters["fields"] ?? "")
+        let encoder = ObjectEncoder(dialect: request.dialect)
+        var results: [JSON] = []
+        for hit in found.results {
+            guard case .object(var members) = encoder.encode(
+                hit.object, schema: nil, keys: keys.included.isEmpty ? nil : keys, include: include
+            ) else { continue }
+            members["className"] = .string(hit.object.className)
+            members["_highlight"] = hit.highlight.map { .object($0.mapValues { .array($0.map(JSON.string)) }) } ?? .null
+            results.append(.object(members))
+        }
+        let next = skip + found.results.count
+        let more = !found.results.isEmpty && next < found.hits
+        let sid: JSON = more ? .string(cursors.seal(parameters: parameters.filter { $0.key != "skip" }, skip: next, now: .now())) : .null
+        return APIResponse(body: ["hits": .int(Int64(found.hits)), "results": .array(results), "sid": sid])
+    }
+
+    /// `highlights=a,b` or `*`.
+    static func list(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+    }
+
+    /// `order` (`-_score`: relevance, which is also the default) or `sort` (LeanCloud's JSON, fields only).
+    static func order(_ parameters: [String: String]) throws(APIError) -> [SortKey] {
+        let given = parameters["order"] ?? ""
+        let order = given.split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty && !["_score", "-_score"].contains($0) }
+        guard let sortText = parameters["sort"], !sortText.isEmpty else { return try SortKey.parseList(order.joined(separator: ",")) }
+        guard given.isEmpty else { throw APIError(.invalidQuery, "'sort' and 'order' cannot be given together.") }
+        let sort: JSON
+        do { sort = try JSONParser.parse(sortText) } catch { throw APIError(.invalidJSON, "'sort' is not valid JSON: \(error.description).") }
+        let items: [JSON] = sort.arrayValue ?? [sort]
+        var keys: [SortKey] = []
+        for item in items {
+            guard case .object(let members) = item, members.count == 1, let (field, spec) = members.first else {
+                throw APIError(.invalidQuery, "Each 'sort' item is {\"<field>\": {\"order\": \"asc\"|\"desc\"}}.")
+            }
+            guard field != "_geo_distance" else { throw APIError(.invalidQuery, "Sorting search results by _geo_distance is not supported.") }
+            let direction = spec["order"]?.stringValue ?? "asc"
+            guard ["asc", "desc"].contains(direction) else { throw APIError(.invalidQuery, "A sort order is 'asc' or 'desc', got '\(direction)'.") }
+            if field == "_score" { continue }
+            guard let path = try? FieldPath(parsing: field) else { throw APIError(.invalidQuery, "Invalid sort field '\(field)'.") }
+            keys.append(SortKey(path: path, descending: direction == "desc"))
+        }
+        return keys
+    }
+
+    private func analyze(_ request: APIRequest) throws -> APIResponse {
+        let tokens = try search.analyze(request.query["text"] ?? "", caller: request.caller)
+        let list: [JSON] = tokens.map { token in
+            [
+                "token": .string(token.text), "start_offset": .int(Int64(token.startOffset)), "end_offset": .int(Int64(token.endOffset)),
+                "type": "word", "position": .int(Int64(token.position - 1)),
+            ]
+        }
+        return APIResponse(body: ["tokens": .array(list)])
+    }
+}
