@@ -21,6 +21,7 @@ enum FuzzTargets {
         "tar": TarTarget.run,
         "rtm": RTMTarget.run,
         "websocket": WebSocketTarget.run,
+        "search": SearchTarget.run,
     ]
 
     /// The target named by `--target=`; the process stops with the list of names when there is none.
