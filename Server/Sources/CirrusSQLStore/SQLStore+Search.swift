@@ -19,7 +19,8 @@ extension SQLStore {
             guard hits > search.skip, search.limit > 0 else { return (hits, []) }
             let statement = statements.find(
                 where: condition, rankedTerms: search.query.positiveTerms, visibleFields: search.visibleFields,
-                order: compiler.orderTerms(search.order), limit: search.limit, skip: search.skip
+                order: search.near.map { compiler.distanceOrder($0.path, from: $0.point, descending: $0.descending) } ?? compiler.orderTerms(search.order),
+                limit: search.limit, skip: search.skip
             )
             let objects = try await session.rows(statement).map { try StoredRow.decode(Array($0.prefix(5)), className: search.className).object }
             return (hits, objects)

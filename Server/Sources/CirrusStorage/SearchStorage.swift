@@ -12,8 +12,11 @@ package struct StorageSearch: Sendable {
     /// The class's other fields the caller may read: a term naming one compares its value.
     package var otherFields: Set<String>
     package var query: SearchQuery
-    /// Empty: by relevance.
+    /// Empty: by relevance (or by ``near``).
     package var order: [SortKey]
+    /// A distance sort (`_geo_distance`): objects nearest `point` first (farthest with `descending`), without a
+    /// GeoPoint last.
+    package var near: (path: FieldPath, point: GeoPoint, descending: Bool)?
     package var limit: Int
     package var skip: Int
     /// As ``StorageQuery/readers``: `nil` for the master key.

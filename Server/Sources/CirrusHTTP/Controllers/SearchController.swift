@@ -39,9 +39,10 @@ struct SearchController: Sendable {
         }
         let include = try IncludeSelection(parsing: parameters["include"] ?? "")
         try limits.checkInclude(include.paths)
+        let (order, near) = try Self.order(parameters)
         let searchRequest = SearchService.Request(
-            q: q, className: parameters["clazz"].flatMap { $0.isEmpty ? nil : $0 }, limit: limit, skip: skip, order: try Self.order(parameters),
-            highlights: Self.list(parameters["highlights"]), include: include.paths
+            q: q, className: parameters["clazz"].flatMap { $0.isEmpty ? nil : $0 }, limit: limit, skip: skip, order: order,
+            highlights: Self.list(parameters["highlights"]), include: include.paths, near: near
         )
         let found = try await search.select(searchRequest, caller: request.caller)
         let keys = try KeySelection(parsing: parameters["fields"] ?? "")
@@ -66,28 +67,51 @@ struct SearchController: Sendable {
         (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
     }
 
-    /// `order` (`-_score`: relevance, which is also the default) or `sort` (LeanCloud's JSON, fields only).
-    static func order(_ parameters: [String: String]) throws(APIError) -> [SortKey] {
+    /// `order` (`-_score`: relevance, which is also the default) or `sort` (LeanCloud's JSON: fields, `_score`, and
+    /// `_geo_distance` alone, `{"_geo_distance": {"<field>": {"lat":…,"lon":…} | [lat, lon], "order": "asc"}}`).
+    static func order(_ parameters: [String: String]) throws(APIError) -> (order: [SortKey], near: (path: FieldPath, point: GeoPoint, descending: Bool)?) {
         let given = parameters["order"] ?? ""
         let order = given.split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty && !["_score", "-_score"].contains($0) }
-        guard let sortText = parameters["sort"], !sortText.isEmpty else { return try SortKey.parseList(order.joined(separator: ",")) }
+        guard let sortText = parameters["sort"], !sortText.isEmpty else { return (try SortKey.parseList(order.joined(separator: ",")), nil) }
         guard given.isEmpty else { throw APIError(.invalidQuery, "'sort' and 'order' cannot be given together.") }
         let sort: JSON
         do { sort = try JSONParser.parse(sortText) } catch { throw APIError(.invalidJSON, "'sort' is not valid JSON: \(error.description).") }
         let items: [JSON] = sort.arrayValue ?? [sort]
         var keys: [SortKey] = []
+        var near: (path: FieldPath, point: GeoPoint, descending: Bool)?
         for item in items {
             guard case .object(let members) = item, members.count == 1, let (field, spec) = members.first else {
                 throw APIError(.invalidQuery, "Each 'sort' item is {\"<field>\": {\"order\": \"asc\"|\"desc\"}}.")
             }
-            guard field != "_geo_distance" else { throw APIError(.invalidQuery, "Sorting search results by _geo_distance is not supported.") }
             let direction = spec["order"]?.stringValue ?? "asc"
             guard ["asc", "desc"].contains(direction) else { throw APIError(.invalidQuery, "A sort order is 'asc' or 'desc', got '\(direction)'.") }
+            if field == "_geo_distance" {
+                guard items.count == 1 else { throw APIError(.invalidQuery, "A _geo_distance sort cannot be combined with other sort keys.") }
+                near = try Self.distance(spec, descending: direction == "desc")
+                continue
+            }
             if field == "_score" { continue }
             guard let path = try? FieldPath(parsing: field) else { throw APIError(.invalidQuery, "Invalid sort field '\(field)'.") }
             keys.append(SortKey(path: path, descending: direction == "desc"))
         }
-        return keys
+        return (keys, near)
+    }
+
+    /// The field and point of a `_geo_distance` sort.
+    static func distance(_ spec: JSON, descending: Bool) throws(APIError) -> (path: FieldPath, point: GeoPoint, descending: Bool) {
+        let options: Set<String> = ["order", "unit", "mode", "distance_type", "ignore_unmapped"]
+        guard case .object(let members) = spec, let (field, location) = members.first(where: { !options.contains($0.key) }),
+            let path = try? FieldPath(parsing: field)
+        else { throw APIError(.invalidQuery, "A _geo_distance sort names a GeoPoint field and its point.") }
+        let latitude: Double?
+        let longitude: Double?
+        switch location {
+        case .object(let point): (latitude, longitude) = (point["lat"]?.doubleValue, point["lon"]?.doubleValue)
+        case .array(let pair) where pair.count == 2: (latitude, longitude) = (pair[0].doubleValue, pair[1].doubleValue)
+        default: (latitude, longitude) = (nil, nil)
+        }
+        guard let latitude, let longitude else { throw APIError(.invalidGeoPoint, "A _geo_distance point is {\"lat\",\"lon\"} or [lat, lon].") }
+        return (path, try GeoPoint(latitude: latitude, longitude: longitude), descending)
     }
 
     private func analyze(_ request: APIRequest) throws -> APIResponse {

@@ -36,6 +36,12 @@ extension ConditionCompiler {
         }
     }
 
+    /// The ORDER BY terms of a distance sort (a search's `_geo_distance`): objects without a GeoPoint last, then
+    /// nearest (or farthest) first.
+    package func distanceOrder(_ path: FieldPath, from center: GeoPoint, descending: Bool) -> [SQLFragment] {
+        ["(\(isGeoPoint(path))) IS NOT TRUE", "\(distance(path, from: center)) \(raw: descending ? "DESC" : "ASC")"]
+    }
+
     /// True when the field holds a GeoPoint object.
     private func isGeoPoint(_ path: FieldPath) -> SQLFragment {
         dialect.compare(dialect.member(WireType.key, of: target(path)), .equal, .string(WireType.geoPoint.rawValue))

@@ -26,8 +26,13 @@ package struct SearchService: Sendable {
         /// The search fields to highlight; `["*"]` for all of them, empty for none.
         package var highlights: [String]
         package var include: [FieldPath]
+        /// `_geo_distance`: nearest to a point first (``StorageSearch/near``).
+        package var near: (path: FieldPath, point: GeoPoint, descending: Bool)?
 
-        package init(q: String, className: String?, limit: Int = 100, skip: Int = 0, order: [SortKey] = [], highlights: [String] = [], include: [FieldPath] = []) {
+        package init(
+            q: String, className: String?, limit: Int = 100, skip: Int = 0, order: [SortKey] = [], highlights: [String] = [], include: [FieldPath] = [],
+            near: (path: FieldPath, point: GeoPoint, descending: Bool)? = nil
+        ) {
             self.q = q
             self.className = className
             self.limit = limit
@@ -35,6 +40,7 @@ package struct SearchService: Sendable {
             self.order = order
             self.highlights = highlights
             self.include = include
+            self.near = near
         }
     }
 
@@ -63,11 +69,15 @@ package struct SearchService: Sendable {
             let visible = fields.filter { !protected.contains($0) }
             let others = Set(schema.fields.keys).subtracting(protected).subtracting(fields)
             try await authorizeNaming(query, className: className, schema: schema, searchFields: visible, otherFields: others, caller: caller)
+            let sorting = request.order.map(\.path) + (request.near.map { [$0.path] } ?? [])
+            if !sorting.isEmpty { try await objects.authorizeNaming(className, schema: schema, condition: .always, sorting: sorting, caller: caller) }
             let wanted = max(request.limit - results.count, 0)
-            let found = try await objects.store.search(StorageSearch(
+            var search = StorageSearch(
                 className: className, schema: schema, fields: fields, visibleFields: visible, otherFields: others, query: query, order: request.order,
                 limit: wanted, skip: skip, readers: caller.readers
-            ))
+            )
+            search.near = request.near
+            let found = try await objects.store.search(search)
             hits += found.hits
             skip = max(skip - found.hits, 0)
             var page = found.objects

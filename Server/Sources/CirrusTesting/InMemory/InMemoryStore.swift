@@ -202,6 +202,11 @@ package actor InMemoryStore: StorageAdapter {
                 }
             }
         }
+        if let near = search.near {
+            let nearest = ObjectOrdering(schema: search.schema).sorted(found, by: [], condition: .near(near.path, near.point, maximumDistance: nil, minimumDistance: nil))
+            let ordered = near.descending ? nearest.reversed() : nearest
+            return (found.count, Array(ordered.dropFirst(search.skip).prefix(search.limit)))
+        }
         let order = search.order.isEmpty ? [SortKey(path: FieldPath(field: "createdAt"), descending: true)] : search.order
         let ordered = ObjectOrdering(schema: search.schema).sorted(found, by: order, condition: .always)
         return (found.count, Array(ordered.dropFirst(search.skip).prefix(search.limit)))

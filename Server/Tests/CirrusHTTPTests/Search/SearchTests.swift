@@ -193,4 +193,30 @@ struct SearchTests {
             #expect(sorted.json["results"]?.arrayValue?.map { $0["score"] } == [8, 6], "\(sorted.bodyText)")
         }
     }
+
+    @Test("a _geo_distance sort puts the nearest first and objects without a point last")
+    func distanceSort() async throws {
+        try await TestServer.with { client in
+            let places: [(String, JSON)] = [
+                ("上海咖啡", ["__type": "GeoPoint", "latitude": 31.23, "longitude": 121.47]),
+                ("北京咖啡", ["__type": "GeoPoint", "latitude": 39.90, "longitude": 116.40]),
+                ("广州咖啡", ["__type": "GeoPoint", "latitude": 23.13, "longitude": 113.26]),
+                ("无处咖啡", .null),
+            ]
+            for (name, location) in places {
+                var body: [String: JSON] = ["title": .string(name)]
+                if location != .null { body["location"] = location }
+                _ = try await client.create(.leancloud, "Shop", .object(body))
+            }
+            _ = try await client.send(.leancloud, .put, "/1.1/schemas/Shop", json: ["search": ["fields": ["title"]]], auth: .master)
+            let sort = #"[{"_geo_distance":{"location":{"lat":39.9,"lon":116.4},"order":"asc","unit":"km","mode":"min"}}]"#
+            let path = "/1.1/search/select?clazz=Shop&q=%E5%92%96%E5%95%A1&sort=" + (sort.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            let reply = try await client.send(.leancloud, .get, path)
+            #expect(reply.json["results"]?.arrayValue?.map { $0["title"] } == ["北京咖啡", "上海咖啡", "广州咖啡", "无处咖啡"], "\(reply.bodyText)")
+            let far = try await client.send(.leancloud, .get, path.replacingOccurrences(of: "asc", with: "desc"))
+            #expect(far.json["results"]?.arrayValue?.prefix(3).map { $0["title"] } == ["广州咖啡", "上海咖啡", "北京咖啡"], "\(far.bodyText)")
+            let bad = #"[{"_geo_distance":{"location":{"lat":100,"lon":0}}}]"#
+            #expect(try await client.send(.leancloud, .get, "/1.1/search/select?clazz=Shop&q=x&sort=" + (bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).status == 400)
+        }
+    }
 }
