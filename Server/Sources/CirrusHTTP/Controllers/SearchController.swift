@@ -5,7 +5,8 @@ import HTTPTypes
 
 /// LeanCloud's in-app search (docs/SEARCH.md): `GET /search/select` (`q`, `clazz`, `limit`, `skip`, `sid`, `fields`,
 /// `highlights`, `include`, `order`, `sort`) → `{"hits","results":[object + className + _highlight],"sid"}`, and
-/// `GET /search/analyze` (`text`; master key) → the server's tokens.
+/// `GET /search/mlt` (more like a text or some objects), and `GET /search/analyze` (`text`; master key) → the server's
+/// tokens.
 struct SearchController: Sendable {
     let search: SearchService
     let cursors: SearchCursorCodec
@@ -14,6 +15,7 @@ struct SearchController: Sendable {
     func register(on router: inout APIRouter) {
         router.on(.get, "search/select", dialects: [.leancloud]) { try await select($0) }
         router.on(.get, "search/analyze", dialects: [.leancloud]) { try analyze($0) }
+        router.on(.get, "search/mlt", dialects: [.leancloud]) { try await moreLikeThis($0) }
     }
 
     private func select(_ request: APIRequest) async throws -> APIResponse {
@@ -46,20 +48,44 @@ struct SearchController: Sendable {
         )
         let found = try await search.select(searchRequest, caller: request.caller)
         let keys = try KeySelection(parsing: parameters["fields"] ?? "")
-        let encoder = ObjectEncoder(dialect: request.dialect)
-        var results: [JSON] = []
-        for hit in found.results {
-            guard case .object(var members) = encoder.encode(
-                hit.object, schema: nil, keys: keys.included.isEmpty ? nil : keys, include: include
-            ) else { continue }
-            members["className"] = .string(hit.object.className)
-            members["_highlight"] = hit.highlight.map { .object($0.mapValues { .array($0.map(JSON.string)) }) } ?? .null
-            results.append(.object(members))
-        }
+        let results = encode(found.results, request: request, keys: keys.included.isEmpty ? nil : keys, include: include)
         let next = skip + found.results.count
         let more = !found.results.isEmpty && next < found.hits
         let sid: JSON = more ? .string(cursors.seal(parameters: parameters.filter { $0.key != "skip" }, skip: next, now: .now())) : .null
         return APIResponse(body: ["hits": .int(Int64(found.hits)), "results": .array(results), "sid": sid])
+    }
+
+    /// `{"results":[object + className + _highlight],"sid":null}`: `like` or `likeObjectIds`, `fields`,
+    /// `min_term_freq`, `limit`, `skip`, `include` (LeanCloud's `min_doc_freq` and `max_doc_freq` are not used).
+    private func moreLikeThis(_ request: APIRequest) async throws -> APIResponse {
+        let parameters = request.query
+        let include = try IncludeSelection(parsing: parameters["include"] ?? "")
+        try limits.checkInclude(include.paths)
+        func number(_ name: String, _ fallback: Int) throws(APIError) -> Int {
+            guard let text = parameters[name], !text.isEmpty else { return fallback }
+            guard let value = Int(text), value >= 0 else { throw APIError(.invalidQuery, "'\(name)' must be a non-negative integer, got '\(text)'.") }
+            return value
+        }
+        let searchRequest = SearchService.Request(
+            q: "*", className: parameters["clazz"].flatMap { $0.isEmpty ? nil : $0 }, limit: try number("limit", 100), skip: try number("skip", 0),
+            highlights: Self.list(parameters["highlights"]), include: include.paths
+        )
+        let hits = try await search.moreLikeThis(
+            searchRequest, like: parameters["like"].flatMap { $0.isEmpty ? nil : $0 }, likeObjectIds: Self.list(parameters["likeObjectIds"]),
+            fields: Self.list(parameters["fields"]), minimumTermFrequency: try number("min_term_freq", 1), caller: request.caller
+        )
+        return APIResponse(body: ["results": .array(encode(hits, request: request, keys: nil, include: include)), "sid": .null])
+    }
+
+    /// Each hit as an object with its `className` and `_highlight`.
+    private func encode(_ hits: [SearchService.Hit], request: APIRequest, keys: KeySelection?, include: IncludeSelection) -> [JSON] {
+        let encoder = ObjectEncoder(dialect: request.dialect)
+        return hits.compactMap { hit in
+            guard case .object(var members) = encoder.encode(hit.object, schema: nil, keys: keys, include: include) else { return nil }
+            members["className"] = .string(hit.object.className)
+            members["_highlight"] = hit.highlight.map { .object($0.mapValues { .array($0.map(JSON.string)) }) } ?? .null
+            return .object(members)
+        }
     }
 
     /// `highlights=a,b` or `*`.

@@ -6733,6 +6733,105 @@ extension OpenAPIDocument {
           }
         ]
       }
+    },
+    "/1.1/search/mlt": {
+      "get": {
+        "tags": [
+          "Search"
+        ],
+        "summary": "More like this",
+        "operationId": "moreLikeThis",
+        "description": "The objects of `clazz` sharing the most frequent words of `like`, or of the objects `likeObjectIds` (read with the caller's rights, and left out of the results), in `fields` (every search field by default), by relevance.",
+        "parameters": [
+          {
+            "name": "clazz",
+            "in": "query",
+            "required": true,
+            "description": "The class (with search on).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "like",
+            "in": "query",
+            "required": false,
+            "description": "A text.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "likeObjectIds",
+            "in": "query",
+            "required": false,
+            "description": "Objects of the class (comma-separated, at most 100).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "fields",
+            "in": "query",
+            "required": false,
+            "description": "Search fields to compare (comma-separated).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "min_term_freq",
+            "in": "query",
+            "required": false,
+            "description": "How often a word must occur in the text to count (1).",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "At most 1000; 100 by default.",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 1000
+            }
+          },
+          {
+            "$ref": "#/components/parameters/skip"
+          },
+          {
+            "$ref": "#/components/parameters/include"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The objects.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MoreLikeThisResults"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -9135,6 +9234,30 @@ extension OpenAPIDocument {
                 }
               }
             }
+          }
+        }
+      },
+      "MoreLikeThisResults": {
+        "type": "object",
+        "required": [
+          "results",
+          "sid"
+        ],
+        "description": "The objects most alike, each with `className` and `_highlight`; `sid` is always `null`.",
+        "properties": {
+          "results": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "objectId",
+                "className"
+              ],
+              "additionalProperties": true
+            }
+          },
+          "sid": {
+            "type": "null"
           }
         }
       }

@@ -57,7 +57,11 @@ package struct SearchService: Sendable {
         guard (0...Self.maximumLimit).contains(request.limit) else {
             throw APIError(.invalidParameter, "'limit' is 0 to \(Self.maximumLimit), got \(request.limit).")
         }
-        let query = try SearchQueryParser.parse(request.q)
+        return try await run(try SearchQueryParser.parse(request.q), request, caller: caller)
+    }
+
+    /// ``select(_:caller:)`` of a parsed query.
+    private func run(_ query: SearchQuery, _ request: Request, caller: Caller) async throws -> (hits: Int, results: [Hit]) {
         let classes = try await searchable(request.className)
         var hits = 0
         var results: [Hit] = []
@@ -88,6 +92,51 @@ package struct SearchService: Sendable {
             results += page.map { Hit(object: $0, highlight: Self.highlight($0, fields: highlighted, query: query)) }
         }
         return (hits, results)
+    }
+
+    /// `/1.1/search/mlt`: the objects most like a text (`like`) or like some objects (`likeObjectIds`, read with the
+    /// caller's rights; themselves left out): any of the text's most frequent words (at most 25, each at least
+    /// `minimumTermFrequency` times in it) in `fields` (every search field when empty), by relevance.
+    package func moreLikeThis(
+        _ request: Request, like: String?, likeObjectIds: [String], fields: [String], minimumTermFrequency: Int, caller: Caller
+    ) async throws -> [Hit] {
+        guard let className = request.className else { throw APIError(.missingRequiredField, "'clazz' is required: the class to search.") }
+        guard like != nil || !likeObjectIds.isEmpty else { throw APIError(.missingRequiredField, "'like' or 'likeObjectIds' is required.") }
+        guard likeObjectIds.count <= 100 else { throw APIError(.invalidParameter, "At most 100 likeObjectIds.") }
+        var texts = like.map { [$0] } ?? []
+        if !likeObjectIds.isEmpty, let schema = try await objects.schemas.schema(of: className) {
+            let searched = fields.isEmpty ? (schema.options.searchFields ?? []) : fields
+            let protected = caller.isMaster ? [] : ClassSchema.protectedFields(of: className, schema: schema)
+            for object in try await objects.store.fetch(likeObjectIds.map { Pointer(className: className, objectId: $0) }, readers: caller.readers) {
+                for field in searched where !protected.contains(field) {
+                    let text = Self.text(object.fields[field])
+                    if !text.isEmpty { texts.append(text) }
+                }
+            }
+        }
+        var counts: [String: Int] = [:]
+        for text in texts { for token in SearchTokenizer.tokens(in: text) { counts[token.text, default: 0] += 1 } }
+        let words = counts.filter { $0.value >= max(minimumTermFrequency, 1) }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(25).map(\.key)
+        guard !words.isEmpty else { return [] }
+        let targets: [FieldPath?] = fields.isEmpty ? [nil] : fields.map { FieldPath(field: $0) }
+        let terms: [SearchQuery] = words.flatMap { word in
+            targets.map { field in .leaf(.term(SearchTerm(field: field, text: word, tokens: [SearchQueryToken(word, isPrefix: false)]))) }
+        }
+        var query = SearchQuery.or(terms)
+        if !likeObjectIds.isEmpty {
+            let excluded = likeObjectIds.map { id in SearchQuery.leaf(.term(SearchTerm(field: FieldPath(field: "objectId"), text: id, tokens: []))) }
+            query = .and([query, .not(.or(excluded))])
+        }
+        return try await run(query, request, caller: caller).results
+    }
+
+    /// The text of a String or Array value.
+    static func text(_ value: JSON?) -> String {
+        switch value {
+        case .string(let text)?: text
+        case .array(let items)?: items.compactMap(\.stringValue).joined(separator: "\n")
+        default: ""
+        }
     }
 
     /// The classes a search covers, with their schemas: the one named (which must have search on), or every class
@@ -128,13 +177,7 @@ package struct SearchService: Sendable {
         for field in fields {
             let terms = query.highlightTerms(for: FieldPath(field: field))
             guard !terms.isEmpty else { continue }
-            let text: String
-            switch object.fields[field] {
-            case .string(let value)?: text = value
-            case .array(let items)?: text = items.compactMap(\.stringValue).joined(separator: "\n")
-            default: continue
-            }
-            let fragments = SearchHighlighter().fragments(of: text, terms: terms)
+            let fragments = SearchHighlighter().fragments(of: Self.text(object.fields[field]), terms: terms)
             if !fragments.isEmpty { highlights[field] = fragments }
         }
         return highlights.isEmpty ? nil : highlights

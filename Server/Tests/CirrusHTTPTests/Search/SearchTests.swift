@@ -219,4 +219,21 @@ struct SearchTests {
             #expect(try await client.send(.leancloud, .get, "/1.1/search/select?clazz=Shop&q=x&sort=" + (bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).status == 400)
         }
     }
+
+    @Test("more like this: objects sharing a text's words, or an object's (itself left out), with the caller's rights")
+    func moreLikeThis() async throws {
+        try await Self.withPosts { client in
+            let like = "/1.1/search/mlt?clazz=Post&like=" + ("数据存储设计".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            let reply = try await client.send(.leancloud, .get, like)
+            #expect(reply.status == 200 && reply.json["sid"] == .null, "\(reply.bodyText)")
+            let titles = reply.json["results"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
+            #expect(titles.first == "数据存储与设计", "the most alike first: \(titles)")
+            #expect(Set(titles).isSuperset(of: ["响应式设计很重要"]) && !titles.contains("今天天气很好"))
+            let source = try #require(try await client.send(.leancloud, .get, Self.q("响应式")).json["results"]?.arrayValue?.first?["objectId"]?.stringValue)
+            let byObject = try await client.send(.leancloud, .get, "/1.1/search/mlt?clazz=Post&fields=title&likeObjectIds=" + source)
+            let similar = byObject.json["results"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
+            #expect(similar == ["数据存储与设计"], "\(byObject.bodyText)")
+            #expect(try await client.send(.leancloud, .get, "/1.1/search/mlt?clazz=Post").status == 400)
+        }
+    }
 }
