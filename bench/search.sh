@@ -52,13 +52,15 @@ else
 fi
 echo "writing took $(( $(date +%s) - started )) s"
 
-echo "== cirrus search Doc title body (the index built from the objects)"
+echo "== cirrus search Doc title body (the index built from the objects, the server stopped as on SQLite it must be)"
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=
 started=$(date +%s)
 # shellcheck disable=SC2046
 "$binary" search --data-dir "$work/data" $(store_arguments) Doc title body
 echo "building the index took $(( $(date +%s) - started )) s"
-# The running server learns of the change through the store's notices; give it a moment.
-sleep 2
+start_server
 
 echo "== sizes"
 if [ -n "$database_url" ]; then

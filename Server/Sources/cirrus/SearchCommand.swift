@@ -10,8 +10,9 @@ struct SearchCommand: AsyncParsableCommand {
         discussion: """
             Sets the class's search fields and builds the search index from every object, a page at a time; from then \
             on every write keeps it up to date in its transaction. Run it again with the same fields to rebuild the \
-            index (after an import into a class whose search was off, say). The schema API does the same: \
-            PUT /1.1/schemas/<Class> {"search": {"fields": [...]}} or {"search": null}.
+            index (after an import into a class whose search was off, say). On SQLite, run it with the server stopped \
+            (a running server learns of the change only on PostgreSQL). The schema API does the same within a \
+            request's deadline: PUT /1.1/schemas/<Class> {"search": {"fields": [...]}} or {"search": null}.
             """
     )
 

@@ -93,10 +93,11 @@ package struct SearchStatements: Sendable {
         ObjectStatements(dialect: dialect, table: table).count(where: condition)
     }
 
-    /// The ids of the objects after `afterId`, a page at a time, with their documents: what a rebuild indexes.
+    /// The objects after `afterId`, a page at a time: what a rebuild indexes, in the page's write transaction.
     package func page(after afterId: String?, limit: Int) -> SQLFragment {
         let objects = ObjectStatements(dialect: dialect, table: table)
         let condition: SQLFragment = afterId.map { "\"id\" > \(bind: .text($0))" } ?? "1 = 1"
-        return objects.find(where: condition, order: ["\"id\""], limit: limit, skip: 0)
+        // Locked where the dialect can: a write to one of them waits, so its newer entry is not overwritten by this page's.
+        return objects.find(where: condition, order: ["\"id\""], limit: limit, skip: 0) + SQLFragment(dialect.rowLockClause.map { " " + $0 } ?? "")
     }
 }
