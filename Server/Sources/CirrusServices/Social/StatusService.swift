@@ -119,6 +119,11 @@ package struct StatusService: Sendable {
         _ inbox: InboxKey, condition: Condition, sinceId: Int64, maxId: Int64, limit: Int, include: [FieldPath], caller: Caller
     ) async throws -> (statuses: [(status: StoredObject, entry: InboxEntry)], end: Bool) {
         let schema = try await objects.schema(of: Self.className)
+        // The inbox lets its owner read its statuses whatever their ACLs, so they are read as the master; a sub-query
+        // or a relation in the condition would then read other classes so too, and answer what the caller may not read.
+        guard caller.isMaster || (condition.referencedClassNames.isEmpty && condition.relationOwners.isEmpty) else {
+            throw APIError(.invalidQuery, "An inbox query's where may not hold sub-queries ($inQuery, $select, …) or $relatedTo.")
+        }
         try await objects.authorizeNaming(Self.className, schema: schema, condition: condition, sorting: [], caller: caller)
         var found: [(status: StoredObject, entry: InboxEntry)] = []
         var below = maxId

@@ -179,6 +179,11 @@ struct StatusTests {
             #expect(try await client.lc(.get, "/subscribe/statuses?owner=%7Bnot", as: writer).code == 107)
             #expect(try await client.lc(.get, "/subscribe/statuses", as: writer).status == 400)
             #expect(try await client.lc(.get, Self.inboxPath(writer.id).replacingOccurrences(of: "sinceId=0", with: "sinceId=-4"), as: writer).status == 400)
+            let subQuery: JSON = ["source": ["$inQuery": ["className": "_User", "where": ["username": ["$regex": "^w"]]]]]
+            let probing = try await client.lc(
+                .get, Self.inboxPath(writer.id).replacingOccurrences(of: "where=%7B%7D", with: "where=" + Self.encoded(subQuery)), as: writer
+            )
+            #expect(probing.status == 400, "a sub-query would read other classes as the master: \(probing.bodyText)")
         }
     }
 }
