@@ -53,9 +53,4 @@ extension SQLStore {
         let statement = inboxStatements.remove(Self.address(inbox), messageId: messageId)
         return try await writing { try await !$0.rows(statement).isEmpty }
     }
-
-    package func removeFromInboxes(statusId: String) async throws {
-        let statement = inboxStatements.remove(statusId: statusId)
-        try await writing { try await $0.execute(statement) }
-    }
 }

@@ -158,6 +158,7 @@ final class WriteTransaction<Driver: SQLDriver> {
                 }
             }
             try await session.execute(registry.removeAllMembers(owner: delete.className, objectIds: deleted))
+            if delete.className == InboxKey.statusClass { try await session.execute(InboxStatements(dialect: dialect).remove(statusIds: deleted)) }
             for statement in AccountStatements(dialect: dialect).deletingAccounts(of: delete.className, userIds: deleted) {
                 try await session.execute(statement)
             }

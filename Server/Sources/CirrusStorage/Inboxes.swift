@@ -15,6 +15,9 @@ package struct InboxOwner: Sendable, Hashable, Comparable {
 
 /// One inbox: an owner's inbox of one type (`default`, `private`, or the app's own).
 package struct InboxKey: Sendable, Hashable {
+    /// The class of the statuses inboxes hold.
+    package static let statusClass = "_Status"
+
     package var owner: InboxOwner
     package var type: String
 
@@ -40,7 +43,8 @@ package struct InboxEntry: Sendable, Hashable {
 
 /// The statuses' inboxes (LeanCloud's status system): each delivery gives the status the next number of each inbox
 /// it reaches, numbers of one inbox are handed out one delivery at a time (a later commit never gets a smaller one),
-/// and a status deleted leaves every inbox.
+/// and a status deleted (a delete of `_Status` objects, by whatever path) leaves every inbox in the delete's
+/// transaction.
 package protocol InboxStorage: Sendable {
     /// Appends the status to the inboxes of `owners` (of type `type`), in one transaction.
     func deliver(statusId: String, to owners: [InboxOwner], type: String) async throws
@@ -57,7 +61,4 @@ package protocol InboxStorage: Sendable {
 
     /// Removes one entry; whether there was one.
     func removeInboxEntry(_ inbox: InboxKey, messageId: Int64) async throws -> Bool
-
-    /// Removes the status from every inbox.
-    func removeFromInboxes(statusId: String) async throws
 }

@@ -1,3 +1,4 @@
+import CirrusModel
 import CirrusStorage
 import Foundation
 
@@ -45,7 +46,14 @@ extension StorageConformance {
 
         try verify(try await store.removeInboxEntry(aliceDefault, messageId: 2), "an entry is removed")
         try verify(!(try await store.removeInboxEntry(aliceDefault, messageId: 2)), "only once")
-        try await store.removeFromInboxes(statusId: "s1-\(tag)")
+        // Deleting the status object, by whatever path, takes it out of every inbox in the delete's transaction.
+        let stamp = Timestamp.now()
+        let status = StoredObject(className: InboxKey.statusClass, objectId: "s1-\(tag)", createdAt: stamp, updatedAt: stamp, acl: nil, fields: ["m": "x"])
+        _ = try await store.perform([.insert(WriteCommand.Insert(object: status, relations: [], newFields: ["m": .string], maximumSize: 131_072))], atomically: true)
+        let removed = try await store.perform(
+            [.delete(WriteCommand.Delete(className: InboxKey.statusClass, objectIds: ["s1-\(tag)"], condition: nil, schema: nil))], atomically: true
+        )
+        try verify(removed.allSatisfy { if case .success = $0 { true } else { false } }, "the status is deleted")
         try verifyEqual(try await store.inbox(aliceDefault, sinceId: 0, maxId: 0, limit: 100).map(\.statusId), ["s5-\(tag)", "s4-\(tag)"], "a status removed from every inbox")
         try verifyEqual(try await store.inbox(InboxKey(owner: bob, type: "default"), sinceId: 0, maxId: 0, limit: 100).map(\.statusId), ["s4-\(tag)"], "bob's too")
         try await store.deliver(statusId: "s6-\(tag)", to: [alice], type: "default")

@@ -30,6 +30,24 @@ package struct StorageConformance: Sendable {
             self.store = store
             self.cleanup = cleanup
         }
+
+        /// Runs `body` on a prepared store from `make`, closing and cleaning it up afterwards, also on failure.
+        static func using<T: Sendable>(
+            _ make: @Sendable () async throws -> Subject, _ body: (any StorageAdapter) async throws -> T
+        ) async throws -> T {
+            let subject = try await make()
+            do {
+                try await subject.store.prepare()
+                let result = try await body(subject.store)
+                try await subject.store.close()
+                try await subject.cleanup()
+                return result
+            } catch {
+                try? await subject.store.close()
+                try? await subject.cleanup()
+                throw error
+            }
+        }
     }
 
     private let makeSubject: @Sendable () async throws -> Subject

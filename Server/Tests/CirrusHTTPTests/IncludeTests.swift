@@ -261,7 +261,6 @@ final class CountingStore: StorageAdapter {
     func inboxCount(_ inbox: InboxKey) async throws -> (total: Int, unread: Int) { try await base.inboxCount(inbox) }
     func markInboxRead(_ inbox: InboxKey) async throws { try await base.markInboxRead(inbox) }
     func removeInboxEntry(_ inbox: InboxKey, messageId: Int64) async throws -> Bool { try await base.removeInboxEntry(inbox, messageId: messageId) }
-    func removeFromInboxes(statusId: String) async throws { try await base.removeFromInboxes(statusId: statusId) }
     func search(_ search: StorageSearch) async throws -> (hits: Int, objects: [StoredObject]) { try await base.search(search) }
     func rebuildSearchIndex(className: String, fields: [String]?) async throws -> Int {
         try await base.rebuildSearchIndex(className: className, fields: fields)

@@ -28,14 +28,14 @@ struct FriendshipController: Sendable {
 
     private func follow(_ request: APIRequest) async throws -> APIResponse {
         let userId = try friendships.subject(request.parameter("userId"), caller: request.caller)
-        let attributes = try FriendshipService.attributes(try body(request))
+        let attributes = try FriendshipService.attributes(try request.optionalJSONBody())
         try await friendships.follow(userId, target: request.parameter("targetId"), attributes: attributes)
         return APIResponse(body: [:])
     }
 
     private func updateFollow(_ request: APIRequest) async throws -> APIResponse {
         let userId = try friendships.subject(request.parameter("userId"), caller: request.caller)
-        try await friendships.updateFollow(userId, target: request.parameter("targetId"), attributes: FriendshipService.attributes(try body(request)))
+        try await friendships.updateFollow(userId, target: request.parameter("targetId"), attributes: FriendshipService.attributes(try request.optionalJSONBody()))
         return APIResponse(body: [:])
     }
 
@@ -43,13 +43,6 @@ struct FriendshipController: Sendable {
         let userId = try friendships.subject(request.parameter("userId"), caller: request.caller)
         try await friendships.unfollow(userId, target: request.parameter("targetId"))
         return APIResponse(body: [:])
-    }
-
-    /// The body as JSON, `null` when there is none (the Python SDK sends `null`).
-    private func body(_ request: APIRequest) throws(APIError) -> JSON {
-        guard request.bodyText != nil || request.parsedBody != nil else { return .null }
-        if let text = request.bodyText, text.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
-        return try request.jsonBody()
     }
 
     /// The user a list is about: `self` is the caller's; any user's lists are readable (their rows' ACLs apply).
@@ -104,7 +97,7 @@ struct FriendshipController: Sendable {
     private func answer(_ request: APIRequest, accept: Bool) async throws -> APIResponse {
         let id = request.parameter("requestId")
         let answered = accept
-            ? try await requests.accept(id, body: try body(request), caller: request.caller)
+            ? try await requests.accept(id, body: try request.optionalJSONBody(), caller: request.caller)
             : try await requests.decline(id, caller: request.caller)
         return APIResponse(body: ["objectId": .string(answered.objectId), "updatedAt": .string(request.dialect.format(answered.updatedAt))])
     }

@@ -47,8 +47,13 @@ struct QueryParameters {
 
     /// `skip`: 0 when absent.
     func skip() throws(APIError) -> Int {
-        guard let text = request.query["skip"], !text.isEmpty else { return 0 }
-        guard let value = Int(text), value >= 0 else { throw APIError(.invalidQuery, "'skip' must be a non-negative integer, got '\(text)'.") }
+        try Self.count("skip", in: request.query, default: 0)
+    }
+
+    /// A non-negative integer parameter of `parameters` (`skip`, an inbox's `sinceId`, …), `fallback` when absent.
+    static func count(_ name: String, in parameters: [String: String], default fallback: Int) throws(APIError) -> Int {
+        guard let text = parameters[name], !text.isEmpty else { return fallback }
+        guard let value = Int(text), value >= 0 else { throw APIError(.invalidQuery, "'\(name)' must be a non-negative integer, got '\(text)'.") }
         return value
     }
 

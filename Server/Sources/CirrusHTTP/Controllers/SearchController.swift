@@ -29,9 +29,8 @@ struct SearchController: Sendable {
             }
             parameters = opened.parameters
             skip = opened.skip
-        } else if let text = parameters["skip"], !text.isEmpty {
-            guard let value = Int(text), value >= 0 else { throw APIError(.invalidQuery, "'skip' must be a non-negative integer, got '\(text)'.") }
-            skip = value
+        } else {
+            skip = try QueryParameters.count("skip", in: parameters, default: 0)
         }
         guard let q = parameters["q"], !q.isEmpty else { throw APIError(.missingRequiredField, "'q' is required: the query string to search for.") }
         var limit = 100
@@ -61,11 +60,7 @@ struct SearchController: Sendable {
         let parameters = request.query
         let include = try IncludeSelection(parsing: parameters["include"] ?? "")
         try limits.checkInclude(include.paths)
-        func number(_ name: String, _ fallback: Int) throws(APIError) -> Int {
-            guard let text = parameters[name], !text.isEmpty else { return fallback }
-            guard let value = Int(text), value >= 0 else { throw APIError(.invalidQuery, "'\(name)' must be a non-negative integer, got '\(text)'.") }
-            return value
-        }
+        func number(_ name: String, _ fallback: Int) throws(APIError) -> Int { try QueryParameters.count(name, in: parameters, default: fallback) }
         let searchRequest = SearchService.Request(
             q: "*", className: parameters["clazz"].flatMap { $0.isEmpty ? nil : $0 }, limit: try number("limit", 100), skip: try number("skip", 0),
             highlights: Self.list(parameters["highlights"]), include: include.paths

@@ -20,7 +20,6 @@ struct StatusesController: Sendable {
         router.on(.get, "statuses", dialects: leancloud) { try await objects.find($0.addressing("_Status")) }
         router.on(.get, "statuses/:objectId", dialects: leancloud) { try await objects.get($0.addressing("_Status")) }
         router.on(.delete, "statuses/:objectId", dialects: leancloud) { try await delete($0) }
-        router.on(.delete, "classes/_Status/:objectId") { try await delete($0) }
         router.on(.get, "subscribe/statuses", dialects: leancloud) { try await inbox($0) }
         router.on(.get, "subscribe/statuses/count", dialects: leancloud) { try await count($0) }
         router.on(.post, "subscribe/statuses/resetUnreadCount", dialects: leancloud) { try await resetUnread($0) }
@@ -44,7 +43,7 @@ struct StatusesController: Sendable {
         var type = request.query["inboxType"]
         if let text = request.query["owner"], !text.isEmpty {
             do { owner = try JSONParser.parse(text) } catch { throw APIError(.invalidJSON, "'owner' is not valid JSON: \(error.description).") }
-        } else if request.bodyText != nil || request.parsedBody != nil, case .object(let members) = try request.jsonBody() {
+        } else if case .object(let members) = try request.optionalJSONBody() {
             owner = members["owner"]
             type = type ?? members["inboxType"]?.stringValue
         }
@@ -58,7 +57,7 @@ struct StatusesController: Sendable {
         let include = try parameters.include()
         let keys = try parameters.keys()
         let page = try await statuses.read(
-            key, condition: try parameters.condition(), sinceId: try Self.number(request, "sinceId"), maxId: try Self.number(request, "maxId"),
+            key, condition: try parameters.condition(), sinceId: Int64(try QueryParameters.count("sinceId", in: request.query, default: 0)), maxId: Int64(try QueryParameters.count("maxId", in: request.query, default: 0)),
             limit: min(try parameters.limit(), Self.maximumPage), include: include.paths, caller: request.caller
         )
         let schema = try await objects.objects.schema(of: "_Status")
@@ -88,18 +87,11 @@ struct StatusesController: Sendable {
 
     private func removeEntry(_ request: APIRequest) async throws -> APIResponse {
         let key = try inboxKey(request)
-        let messageId = try Self.number(request, "messageId")
+        let messageId = Int64(try QueryParameters.count("messageId", in: request.query, default: 0))
         guard messageId > 0 else { throw APIError(.missingRequiredField, "'messageId' names the inbox entry to remove.") }
         guard try await objects.objects.store.removeInboxEntry(key, messageId: messageId) else {
             throw APIError(.objectNotFound, "No status \(messageId) in this inbox.")
         }
         return APIResponse(body: [:])
-    }
-
-    /// A non-negative integer parameter (`sinceId`, `maxId`, `messageId`), 0 when absent.
-    static func number(_ request: APIRequest, _ name: String) throws(APIError) -> Int64 {
-        guard let text = request.query[name], !text.isEmpty else { return 0 }
-        guard let value = Int64(text), value >= 0 else { throw APIError(.invalidQuery, "'\(name)' must be a non-negative integer, got '\(text)'.") }
-        return value
     }
 }

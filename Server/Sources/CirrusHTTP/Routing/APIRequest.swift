@@ -71,6 +71,14 @@ package struct APIRequest: Sendable {
         }
     }
 
+    /// The JSON body, or `null` when the request has none (or only white space), as the SDKs that send no body, or
+    /// `null`, for an optional one.
+    /// - Throws: ``APIError`` ``APIError/Reason/invalidJSON`` for a body that is not JSON.
+    package func optionalJSONBody() throws(APIError) -> JSON {
+        if parsedBody == nil, bodyText?.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ?? true { return .null }
+        return try jsonBody()
+    }
+
     /// The JSON body as an object.
     /// - Throws: ``APIError`` ``APIError/Reason/invalidJSON`` unless it is a JSON object.
     package func objectBody() throws(APIError) -> JSON {

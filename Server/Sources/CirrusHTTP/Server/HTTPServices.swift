@@ -31,7 +31,6 @@ package enum HTTPServices {
         InstallationsController(installations: InstallationService(objects: objects), objects: objectsController).register(on: &router)
         // Before the object endpoints: Parse's `classes/_PushStatus` is the push records.
         PushController(push: services.push).register(on: &router)
-        // Before the object endpoints: deleting a `_Status` also takes it out of every inbox.
         let friendships = FriendshipService(objects: objects)
         FriendshipController(
             friendships: friendships, requests: FriendRequestService(objects: objects, friendships: friendships), objects: objectsController

@@ -66,7 +66,8 @@ package struct InboxStatements: Sendable {
         "DELETE FROM \(raw: inboxes) WHERE " + owner(inbox) + " AND \"message_id\" = \(bind: .int(messageId)) RETURNING \"message_id\""
     }
 
-    package func remove(statusId: String) -> SQLFragment {
-        "DELETE FROM \(raw: inboxes) WHERE \"status_id\" = \(bind: .text(statusId))"
+    /// Takes these statuses out of every inbox (they are being deleted).
+    package func remove(statusIds: [String]) -> SQLFragment {
+        "DELETE FROM \(raw: inboxes) WHERE \"status_id\" IN (" + statusIds.map { SQLFragment.bind(.text($0)) }.joined(separator: ", ") + ")"
     }
 }

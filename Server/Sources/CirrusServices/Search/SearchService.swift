@@ -109,7 +109,7 @@ package struct SearchService: Sendable {
             let protected = caller.isMaster ? [] : ClassSchema.protectedFields(of: className, schema: schema)
             for object in try await objects.store.fetch(likeObjectIds.map { Pointer(className: className, objectId: $0) }, readers: caller.readers) {
                 for field in searched where !protected.contains(field) {
-                    let text = Self.text(object.fields[field])
+                    let text = SearchTokenizer.text(of: object.fields[field])
                     if !text.isEmpty { texts.append(text) }
                 }
             }
@@ -128,15 +128,6 @@ package struct SearchService: Sendable {
             query = .and([query, .not(.or(excluded))])
         }
         return try await run(query, request, caller: caller).results
-    }
-
-    /// The text of a String or Array value.
-    static func text(_ value: JSON?) -> String {
-        switch value {
-        case .string(let text)?: text
-        case .array(let items)?: items.compactMap(\.stringValue).joined(separator: "\n")
-        default: ""
-        }
     }
 
     /// The classes a search covers, with their schemas: the one named (which must have search on), or every class
@@ -177,7 +168,7 @@ package struct SearchService: Sendable {
         for field in fields {
             let terms = query.highlightTerms(for: FieldPath(field: field))
             guard !terms.isEmpty else { continue }
-            let fragments = SearchHighlighter().fragments(of: Self.text(object.fields[field]), terms: terms)
+            let fragments = SearchHighlighter().fragments(of: SearchTokenizer.text(of: object.fields[field]), terms: terms)
             if !fragments.isEmpty { highlights[field] = fragments }
         }
         return highlights.isEmpty ? nil : highlights

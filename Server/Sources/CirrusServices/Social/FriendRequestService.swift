@@ -60,7 +60,7 @@ package struct FriendRequestService: Sendable {
     /// one wins and the other is refused (305).
     private func answer(_ requestId: String, with status: String, caller: Caller) async throws -> (request: StoredObject, user: String, friend: String) {
         guard let stored = try await objects.store.fetch(className: Self.className, ids: [requestId]).first,
-            let userId = Self.pointer(stored.fields["user"]), let friendId = Self.pointer(stored.fields["friend"])
+            let userId = Self.userId(of: stored.fields["user"]), let friendId = Self.userId(of: stored.fields["friend"])
         else { throw APIError(.objectNotFound, "No friend request \(requestId).") }
         guard caller.isMaster || caller.userId == friendId else {
             throw APIError(.forbidden, "Only the user asked answers a friend request.")
@@ -92,12 +92,19 @@ package struct FriendRequestService: Sendable {
     static func pointedUser(_ value: JSON?, key: String) throws(APIError) -> String? {
         guard let value, value != .null else { return nil }
         if case .string(let id) = value, !id.isEmpty { return id }
-        guard let id = pointer(value) else { throw APIError(.invalidPointer, "'\(key)' must be a _User pointer.") }
+        guard let id = userId(of: value) else { throw APIError(.invalidPointer, "'\(key)' must be a _User pointer.") }
         return id
     }
 
-    static func pointer(_ value: JSON?) -> String? {
-        guard case .object(let members)? = value, members["className"] == .string("_User"), case .string(let id)? = members["objectId"] else { return nil }
-        return id
+    /// The user id of a `_User` pointer, `nil` for anything else.
+    static func userId(of value: JSON?) -> String? {
+        guard let pointer = pointer(value), pointer.className == "_User" else { return nil }
+        return pointer.objectId
+    }
+
+    /// A pointer in its wire form, `nil` for anything else.
+    static func pointer(_ value: JSON?) -> Pointer? {
+        guard let value, case .pointer(let pointer)? = try? Value(wire: value) else { return nil }
+        return pointer
     }
 }

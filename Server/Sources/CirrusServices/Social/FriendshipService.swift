@@ -150,8 +150,9 @@ package struct FriendshipService: Sendable {
 
     // MARK: Values
 
+    /// A `_User` pointer.
     package static func user(_ id: String) -> JSON {
-        .object(["__type": "Pointer", "className": "_User", "objectId": .string(id)])
+        Pointer(className: "_User", objectId: id).wire
     }
 
     /// The objectId of a new follow row: the same for the same pair, so that two concurrent follows cannot both

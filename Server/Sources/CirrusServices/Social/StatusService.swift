@@ -22,7 +22,7 @@ package struct StatusService: Sendable {
         self.objects = objects
     }
 
-    static let className = "_Status"
+    static let className = InboxKey.statusClass
     /// The objects of the audience read and delivered at a time.
     static let audiencePage = 500
     /// The inboxes a status type may name: letters, digits and `_`, as LeanCloud's `inboxType`.
@@ -93,24 +93,24 @@ package struct StatusService: Sendable {
         guard let status = try await objects.store.fetch(className: Self.className, ids: [statusId]).first else {
             throw APIError(.objectNotFound, "No status \(statusId).")
         }
-        guard caller.isMaster || (caller.userId != nil && FriendRequestService.pointer(status.fields["source"]) == caller.userId) else {
+        guard caller.isMaster || (caller.userId != nil && FriendRequestService.userId(of: status.fields["source"]) == caller.userId) else {
             throw APIError(.forbidden, "A status is deleted by its sender.")
         }
+        // The store takes it out of every inbox in the delete's transaction.
         try await objects.delete(Self.className, objectIds: [statusId], condition: nil, caller: .master)
-        try await objects.store.removeFromInboxes(statusId: statusId)
     }
 
     // MARK: Inboxes
 
     /// The inbox a request names (`owner`, a pointer, and `inboxType`), once the caller may use it.
     package func inbox(owner: JSON?, type: String?, caller: Caller) throws(APIError) -> InboxKey {
-        guard case .object(let members)? = owner, case .string(let className)? = members["className"], case .string(let id)? = members["objectId"] else {
+        guard let owner = FriendRequestService.pointer(owner) else {
             throw APIError(.missingRequiredField, "'owner' names the inbox's owner, a pointer.")
         }
-        guard caller.isMaster || (className == "_User" && caller.userId == id) else {
+        guard caller.isMaster || (owner.className == "_User" && caller.userId == owner.objectId) else {
             throw APIError(.forbidden, "An inbox is read by its owner.")
         }
-        return InboxKey(owner: InboxOwner(className: className, objectId: id), type: try Self.inboxType(type ?? "default"))
+        return InboxKey(owner: InboxOwner(className: owner.className, objectId: owner.objectId), type: try Self.inboxType(type ?? "default"))
     }
 
     /// One page of an inbox: statuses newer than `sinceId` (and at most `maxId` when above 0) matching `condition`,
@@ -193,9 +193,6 @@ struct Audience {
     /// The inbox owner an object of the audience stands for.
     func owner(_ object: StoredObject) -> InboxOwner? {
         guard let key else { return InboxOwner(className: object.className, objectId: object.objectId) }
-        guard case .object(let members)? = object.fields[key], case .string(let className)? = members["className"],
-            case .string(let id)? = members["objectId"]
-        else { return nil }
-        return InboxOwner(className: className, objectId: id)
+        return FriendRequestService.pointer(object.fields[key]).map { InboxOwner(className: $0.className, objectId: $0.objectId) }
     }
 }

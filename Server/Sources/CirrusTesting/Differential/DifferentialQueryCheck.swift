@@ -91,20 +91,9 @@ package struct DifferentialQueryCheck: Sendable {
         }
     }
 
-    /// Runs `body` on a prepared store from the factory, closing and cleaning it up afterwards, also on failure.
+    /// Runs `body` on a prepared store from the factory (``StorageConformance/Subject/using(_:_:)``).
     private func withStore<T: Sendable>(_ body: (any StorageAdapter) async throws -> T) async throws -> T {
-        let subject = try await makeSubject()
-        do {
-            try await subject.store.prepare()
-            let result = try await body(subject.store)
-            try await subject.store.close()
-            try await subject.cleanup()
-            return result
-        } catch {
-            try? await subject.store.close()
-            try? await subject.cleanup()
-            throw error
-        }
+        try await StorageConformance.Subject.using(makeSubject, body)
     }
 
     /// Inserts the generated objects in one transaction, recording the types of the typed fields.

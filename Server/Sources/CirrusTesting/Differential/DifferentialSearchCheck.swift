@@ -31,18 +31,7 @@ package struct DifferentialSearchCheck: Sendable {
     }
 
     package func run(seed: UInt64) async throws -> Outcome {
-        let subject = try await makeSubject()
-        do {
-            try await subject.store.prepare()
-            let outcome = try await compare(seed: seed, store: subject.store)
-            try await subject.store.close()
-            try await subject.cleanup()
-            return outcome
-        } catch {
-            try? await subject.store.close()
-            try? await subject.cleanup()
-            throw error
-        }
+        try await StorageConformance.Subject.using(makeSubject) { try await compare(seed: seed, store: $0) }
     }
 
     private func compare(seed: UInt64, store: any StorageAdapter) async throws -> Outcome {

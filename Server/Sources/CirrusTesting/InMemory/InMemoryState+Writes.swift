@@ -81,6 +81,9 @@ extension InMemoryState {
         }
         for object in deleted.compactMap({ stored.entries[$0]?.object }) { record(.deleted(object), afterHook: delete.afterHook) }
         remove(deleted, of: delete.className)
+        if delete.className == InboxKey.statusClass {
+            for key in inboxEntries.keys { inboxEntries[key]?.removeAll { deleted.contains($0.statusId) } }
+        }
         return deleted
     }
 

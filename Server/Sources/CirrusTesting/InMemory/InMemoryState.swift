@@ -24,6 +24,9 @@ struct InMemoryState: Sendable {
     var pendingChanges: [ChangeRecord] = []
     /// Cloud code's queued after-hook calls, in queue order.
     var hookCalls: [QueuedHookCall] = []
+    /// The statuses' inboxes, and the last number each handed out.
+    var inboxEntries: [InboxKey: [InboxEntry]] = [:]
+    var inboxCounters: [InboxKey: Int64] = [:]
     /// The id the next queued call gets.
     var nextHookCallId: Int64 = 1
     /// When each queued call is due (or its lease ends).

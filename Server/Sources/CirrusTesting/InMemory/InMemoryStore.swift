@@ -138,41 +138,34 @@ package actor InMemoryStore: StorageAdapter {
 
     // MARK: Inboxes
 
-    private var inboxEntries: [InboxKey: [InboxEntry]] = [:]
-    private var inboxCounters: [InboxKey: Int64] = [:]
-
     package func deliver(statusId: String, to owners: [InboxOwner], type: String) async throws {
         for owner in Set(owners).sorted() {
             let key = InboxKey(owner: owner, type: type)
-            let number = (inboxCounters[key] ?? 0) + 1
-            inboxCounters[key] = number
-            inboxEntries[key, default: []].append(InboxEntry(messageId: number, statusId: statusId, unread: true))
+            let number = (state.inboxCounters[key] ?? 0) + 1
+            state.inboxCounters[key] = number
+            state.inboxEntries[key, default: []].append(InboxEntry(messageId: number, statusId: statusId, unread: true))
         }
     }
 
     package func inbox(_ inbox: InboxKey, sinceId: Int64, maxId: Int64, limit: Int) async throws -> [InboxEntry] {
-        let entries = (inboxEntries[inbox] ?? []).filter { $0.messageId > sinceId && (maxId <= 0 || $0.messageId <= maxId) }
+        let entries = (state.inboxEntries[inbox] ?? []).filter { $0.messageId > sinceId && (maxId <= 0 || $0.messageId <= maxId) }
         return Array(entries.sorted { $0.messageId > $1.messageId }.prefix(limit))
     }
 
     package func inboxCount(_ inbox: InboxKey) async throws -> (total: Int, unread: Int) {
-        let entries = inboxEntries[inbox] ?? []
+        let entries = state.inboxEntries[inbox] ?? []
         return (entries.count, entries.filter(\.unread).count)
     }
 
     package func markInboxRead(_ inbox: InboxKey) async throws {
-        guard let entries = inboxEntries[inbox] else { return }
-        inboxEntries[inbox] = entries.map { InboxEntry(messageId: $0.messageId, statusId: $0.statusId, unread: false) }
+        guard let entries = state.inboxEntries[inbox] else { return }
+        state.inboxEntries[inbox] = entries.map { InboxEntry(messageId: $0.messageId, statusId: $0.statusId, unread: false) }
     }
 
     package func removeInboxEntry(_ inbox: InboxKey, messageId: Int64) async throws -> Bool {
-        guard let index = inboxEntries[inbox]?.firstIndex(where: { $0.messageId == messageId }) else { return false }
-        inboxEntries[inbox]?.remove(at: index)
+        guard let index = state.inboxEntries[inbox]?.firstIndex(where: { $0.messageId == messageId }) else { return false }
+        state.inboxEntries[inbox]?.remove(at: index)
         return true
-    }
-
-    package func removeFromInboxes(statusId: String) async throws {
-        for key in inboxEntries.keys { inboxEntries[key]?.removeAll { $0.statusId == statusId } }
     }
 
     // MARK: Search

@@ -12,7 +12,7 @@ struct LeakMatrixTests {
     enum ReadPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case get, find, keys, excludeKeys, include, getInclude, getUser, findUsers, userKeys, includeUserArray, cqlFind, cqlInclude,
             cqlUsers, batchGet, fetchWhenSaveUpdate, newUpdate, fetchWhenSaveCreate, batchFetchWhenSave, transactionFetchWhenSave,
-            statistics, scan, userMe, explain
+            statistics, scan, userMe, explain, search
         var testDescription: String { rawValue }
     }
 
@@ -42,10 +42,10 @@ struct LeakMatrixTests {
     /// The paths whose master-key reply holds a hidden value.
     static let reachesHidden: Set<ReadPath> = [
         .get, .find, .keys, .include, .getInclude, .cqlFind, .cqlInclude, .batchGet, .fetchWhenSaveUpdate, .newUpdate, .batchFetchWhenSave,
-        .transactionFetchWhenSave, .scan,
+        .transactionFetchWhenSave, .scan, .search,
     ]
     /// The paths whose master-key reply holds the owner's e-mail.
-    static let reachesPersonal: Set<ReadPath> = [.include, .getInclude, .getUser, .findUsers, .userKeys, .includeUserArray, .cqlInclude, .cqlUsers, .batchGet]
+    static let reachesPersonal: Set<ReadPath> = [.include, .getInclude, .getUser, .findUsers, .userKeys, .includeUserArray, .cqlInclude, .cqlUsers, .batchGet, .search]
 
     static func read(
         _ path: ReadPath, _ client: TestClient, _ endpoint: Endpoint, _ fixture: SecretsFixture, _ auth: TestClient.Auth
@@ -107,6 +107,17 @@ struct LeakMatrixTests {
         case .statistics: return try await get("/classes/Vault?groupby=label&groupcount=true")
         case .scan: return [try await client.request(.leancloud, .get, "/scan/classes/Vault", auth: auth)]
         case .userMe: return try await get("/users/me")
+        case .search:
+            // In-app search (LeanCloud's) over a hidden field and an open one: clients neither match nor see the hidden
+            // one, by a term with or without its field, in highlights or included users.
+            let enabled = try await client.send(.leancloud, .put, "/1.1/schemas/Vault", json: ["search": ["fields": ["secret", "label"]]], auth: .master)
+            #expect(enabled.status == 200, "\(enabled.bodyText)")
+            var replies: [TestReply] = []
+            for q in ["*", "S3CRET", "open OR S3CRET", "secret:S3CRET", "hiddenNum:\(SecretsFixture.hiddenNumber)"] {
+                let path = "/1.1/search/select?clazz=Vault&highlights=*&include=owner&q=" + URLQuery.encode(q)
+                replies.append(try await client.send(.leancloud, .get, path, auth: auth))
+            }
+            return replies
         }
     }
 
