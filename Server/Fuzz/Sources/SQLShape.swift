@@ -13,8 +13,11 @@ enum SQLShape {
         for (index, name) in query.condition.referencedClassNames.sorted().enumerated() {
             tables.record(name, table: "t\(index)", schema: nil)
         }
+        // The class searches its `subject` and `title` (Parse's `$text`), whatever its sub-queries do.
+        let schema = ClassSchema(className: query.className, options: ClassOptions(searchFields: ["subject", "title"]))
+        tables.record(query.className, table: "objects", schema: schema)
         for dialect in dialects {
-            let compiler = ConditionCompiler(dialect: dialect, schema: nil, className: query.className, tables: tables, readers: ["*"])
+            let compiler = ConditionCompiler(dialect: dialect, schema: schema, className: query.className, tables: tables, readers: ["*"])
             let statements = ObjectStatements(dialect: dialect, table: "objects")
             check(dialect, statements.find(where: compiler.compile(query.condition), order: compiler.orderTerms(query.order), limit: query.limit, skip: query.skip))
         }

@@ -21,19 +21,37 @@ extension SQLStore {
     package func find(_ query: StorageQuery) async throws -> [StoredObject] {
         try await reading(replica: true) { session in
             guard let table = try await self.existingTable(for: query.className, session) else { return [] }
-            let statement = try await self.findStatement(query, table: table, session)
-            return try await session.rows(statement).map { try StoredRow.decode($0, className: query.className).object }
+            let (statement, ranking) = try await self.findStatement(query, table: table, session)
+            return try await session.rows(statement).map { row in
+                guard let ranking else { return try StoredRow.decode(row, className: query.className).object }
+                var object = try StoredRow.decode(Array(row.prefix(5)), className: query.className).object
+                if let field = query.textScoreField { object.fields[field] = ranking.score(row).map(JSON.double) ?? .null }
+                return object
+            }
         }
     }
 
     /// The statement ``find(_:)`` runs; without an explicit order, a `$nearSphere` query comes nearest first.
-    /// Only objects the query's readers may read are found.
-    func findStatement(_ query: StorageQuery, table: String, _ session: Driver.Session) async throws -> SQLFragment {
+    /// Only objects the query's readers may read are found. A query reading `$score` joins the scores of the class's
+    /// search index (its rows then end with the score, which `ranking` reads).
+    func findStatement(_ query: StorageQuery, table: String, _ session: Driver.Session) async throws -> (
+        statement: SQLFragment, ranking: SearchStatements?
+    ) {
         let compiler = try await self.compiler(for: query, session)
-        let order = query.order.isEmpty ? compiler.nearOrder(query.condition).map { [$0] } ?? [] : compiler.orderTerms(query.order)
-        return ObjectStatements(dialect: dialect, table: table).find(
-            where: compiler.compileReadable(query.condition), order: order, limit: query.limit, skip: query.skip
+        let condition = compiler.compileReadable(query.condition)
+        guard query.ranksText else {
+            let order = query.order.isEmpty ? compiler.nearOrder(query.condition).map { [$0] } ?? [] : compiler.orderTerms(query.order)
+            return (ObjectStatements(dialect: dialect, table: table).find(where: condition, order: order, limit: query.limit, skip: query.skip), nil)
+        }
+        let terms = query.condition.rankedTextTerms
+        guard !terms.isEmpty, let statements = compiler.searchStatements else {
+            throw APIError(.invalidQuery, "$score needs a $text condition on a field of \(query.className).")
+        }
+        let statement = statements.find(
+            where: condition, rankedTerms: terms, visibleFields: statements.fields, order: compiler.orderTerms(query.order),
+            limit: query.limit, skip: query.skip
         )
+        return (statement, statements)
     }
 
     package func count(_ query: StorageQuery) async throws -> Int {
@@ -68,6 +86,10 @@ extension SQLStore {
             guard let table = try await existingTable(for: className, session) else { continue }
             tables.record(className, table: table, schema: try await recordedSchema(of: className, session))
         }
+        if query.condition.hasTextSearch, let table = try await existingTable(for: query.className, session) {
+            tables.record(query.className, table: table, schema: query.schema)
+        }
+        try query.condition.checkTextSearchable(in: query.className) { $0 == query.className ? query.schema : tables.entry(for: $0)?.schema }
         return ConditionCompiler(dialect: dialect, schema: query.schema, className: query.className, tables: tables, readers: query.readers)
     }
 
@@ -120,7 +142,7 @@ extension SQLStore {
     package func queryPlan(for query: StorageQuery) async throws -> [String] {
         try await writing { session in
             guard let table = try await self.existingTable(for: query.className, session) else { return [] }
-            let plan = self.dialect.queryPlan(of: try await self.findStatement(query, table: table, session))
+            let plan = self.dialect.queryPlan(of: try await self.findStatement(query, table: table, session).statement)
             for statement in plan.setup { _ = try await session.rows(statement) }
             return try await session.rows(plan.explain).compactMap { $0[plan.detailColumn].text }
         }

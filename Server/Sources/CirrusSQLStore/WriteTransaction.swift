@@ -101,7 +101,7 @@ final class WriteTransaction<Driver: SQLDriver> {
         try await register(update.newFields, in: update.className)
         let aliases = AliasCounter()
         let document = UpdateCompiler(dialect: dialect, schema: update.schema, aliases: aliases).document(after: update.changes.operations)
-        let compiler = ConditionCompiler(dialect: dialect, schema: update.schema, aliases: aliases, readers: update.readers)
+        let compiler = try conditionCompiler(update.className, table: table, schema: update.schema, condition: update.condition, aliases: aliases, readers: update.readers)
         let condition = Self.restricted(update.condition.map(compiler.compileReadable), to: compiler.writable(by: update.writers))
         let statements = ObjectStatements(dialect: dialect, table: table)
         // The object before the update, for the change log: read and locked by the update itself where the dialect
@@ -138,12 +138,22 @@ final class WriteTransaction<Driver: SQLDriver> {
         return object.object
     }
 
+    /// The compiler of a write's condition over the class's own table (which a `$text` searches the index of); a
+    /// `$text` on a field outside the index is refused.
+    private func conditionCompiler(
+        _ className: String, table: String, schema: ClassSchema?, condition: Condition?, aliases: AliasCounter = AliasCounter(), readers: [String]?
+    ) throws -> ConditionCompiler {
+        try condition?.checkTextSearchable(in: className) { $0 == className ? schema : nil }
+        let tables = ClassTables([className: ClassTables.Entry(table: table, schema: schema)])
+        return ConditionCompiler(dialect: dialect, schema: schema, aliases: aliases, className: className, tables: tables, readers: readers)
+    }
+
     private func run(_ delete: WriteCommand.Delete) async throws -> [String] {
         guard let table = try await table(for: delete.className) else {
             throw StorageError.objectNotFound(className: delete.className, objectId: delete.objectIds.first ?? "")
         }
         let statements = ObjectStatements(dialect: dialect, table: table)
-        let compiler = ConditionCompiler(dialect: dialect, schema: delete.schema, readers: delete.readers)
+        let compiler = try conditionCompiler(delete.className, table: table, schema: delete.schema, condition: delete.condition, readers: delete.readers)
         let condition = Self.restricted(delete.condition.map(compiler.compileReadable), to: compiler.writable(by: delete.writers))
         let removed = try await session.rows(statements.delete(ids: delete.objectIds, condition: condition))
             .map { try StoredRow.decode($0, className: delete.className).object }

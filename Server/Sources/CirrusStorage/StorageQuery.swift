@@ -12,10 +12,13 @@ package struct StorageQuery: Sendable {
     /// or whose ACL grants read to one of them are found, counted or aggregated, sub-queries included.
     /// `nil` (the master key) reads everything.
     package var readers: [String]?
+    /// The field each found object carries its `$text` relevance in (`keys=$score`: Parse's `score`), higher for
+    /// better matches; `nil` for none.
+    package var textScoreField: String?
 
     package init(
         className: String, schema: ClassSchema?, condition: Condition, order: [SortKey] = [], limit: Int = 100, skip: Int = 0,
-        readers: [String]? = nil
+        readers: [String]? = nil, textScoreField: String? = nil
     ) {
         self.className = className
         self.schema = schema
@@ -24,5 +27,11 @@ package struct StorageQuery: Sendable {
         self.limit = limit
         self.skip = skip
         self.readers = readers
+        self.textScoreField = textScoreField
+    }
+
+    /// Whether the query reads the relevance of its `$text` conditions: for `$score` in its order or its keys.
+    package var ranksText: Bool {
+        textScoreField != nil || order.contains { $0.path == .textScore }
     }
 }

@@ -100,6 +100,9 @@ struct ConditionEvaluator {
         case .regex(let path, let pattern, let options): return regex(path, pattern, options)
         case .inQuery, .select, .relatedTo: return evaluateReference(condition)
         case .near, .withinBox, .withinPolygon, .withinSphere: return evaluateGeo(condition)
+        case .text(let path, let search):
+            let tokens = SearchTokenizer.tokens(of: node(at: path))
+            return SearchMatcher.matches(search.query, fields: [path: tokens]) { _ in false }
         }
     }
 

@@ -129,6 +129,7 @@ struct ConditionDecoder {
         case "$select", "$dontSelect": return try select(path, json, op)
         case "$within": return try withinBox(path, json)
         case "$geoWithin": return try geoWithin(path, json)
+        case "$text": return .text(path, try TextSearch(field: path, operand: json))
         default:
             throw invalid("unsupported operator \(op) on '\(path)'")
         }

@@ -34,6 +34,9 @@ public indirect enum Condition: Sendable, Hashable {
     case withinPolygon(FieldPath, [GeoPoint])
     /// `$geoWithin: {$centerSphere: [center, radius]}`: within `radius` radians of `center`.
     case withinSphere(FieldPath, center: GeoPoint, radius: Double)
+    /// `$text`: Parse's full-text search of a field's words (the field must be one of the class's search fields for a
+    /// store to answer it; see ``TextSearch``).
+    case text(FieldPath, TextSearch)
 
     /// The comparison operators.
     public enum Comparison: String, Sendable, Hashable, CaseIterable {

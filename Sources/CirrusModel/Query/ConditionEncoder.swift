@@ -55,6 +55,7 @@ enum ConditionEncoder {
         case .withinPolygon(let path, let vertices): on(path, ["$geoWithin": ["$polygon": .array(vertices.map { Value.geoPoint($0).wire })]])
         case .withinSphere(let path, let center, let radius):
             on(path, ["$geoWithin": ["$centerSphere": [Value.geoPoint(center).wire, .double(radius)]]])
+        case .text(let path, let search): on(path, ["$text": search.wire])
         case .always, .and, .or, .nor, .relatedTo: [:]
         }
     }

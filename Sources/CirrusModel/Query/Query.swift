@@ -44,6 +44,10 @@ public struct SortKey: Sendable, Hashable {
             guard !name.isEmpty else { continue }
             let descending = name.hasPrefix("-")
             if descending || name.hasPrefix("+") { name.removeFirst() }
+            if name == FieldPath.textScore.root {
+                keys.append(SortKey(path: .textScore, descending: descending))
+                continue
+            }
             guard let path = try? FieldPath(parsing: name) else {
                 throw APIError(.invalidQuery, "Invalid order key '\(raw)'.")
             }
@@ -51,6 +55,12 @@ public struct SortKey: Sendable, Hashable {
         }
         return keys.withoutRepeatedKeys
     }
+}
+
+extension FieldPath {
+    /// `$score` in `order`: the relevance of a `$text` query (``Condition/text(_:_:)``), best first (`-$score`: worst
+    /// first). Not a field: no object holds it.
+    public static let textScore = FieldPath(field: "$score")
 }
 
 extension [SortKey] {
@@ -65,10 +75,17 @@ extension [SortKey] {
 public struct KeySelection: Sendable, Hashable {
     public var included: [FieldPath]
     public var excluded: [FieldPath]
+    /// Whether `$score` was named: each object found by a `$text` query carries its relevance in ``textScoreKey``
+    /// (which ``included`` then holds), as Parse Server answers.
+    public var includesTextScore: Bool
 
-    public init(included: [FieldPath] = [], excluded: [FieldPath] = []) {
+    /// The key of the relevance `$score` asks for.
+    public static let textScoreKey = "score"
+
+    public init(included: [FieldPath] = [], excluded: [FieldPath] = [], includesTextScore: Bool = false) {
         self.included = included
         self.excluded = excluded
+        self.includesTextScore = includesTextScore
     }
 
     /// Parses `a,b.c,-d`.
@@ -76,17 +93,23 @@ public struct KeySelection: Sendable, Hashable {
     public init(parsing text: String) throws(APIError) {
         var included: [FieldPath] = []
         var excluded: [FieldPath] = []
+        var includesTextScore = false
         for raw in text.split(separator: ",") {
             var name = raw.trimmingSpaces
             guard !name.isEmpty else { continue }
             let isExclusion = name.hasPrefix("-")
             if isExclusion { name.removeFirst() }
+            if name == FieldPath.textScore.root, !isExclusion {
+                included.append(FieldPath(field: Self.textScoreKey))
+                includesTextScore = true
+                continue
+            }
             guard let path = try? FieldPath(parsing: name) else {
                 throw APIError(.invalidQuery, "Invalid key '\(raw)' in keys.")
             }
             if isExclusion { excluded.append(path) } else { included.append(path) }
         }
-        self.init(included: included, excluded: excluded)
+        self.init(included: included, excluded: excluded, includesTextScore: includesTextScore)
     }
 }
 

@@ -128,7 +128,7 @@ private struct ConditionWalk {
             try count()
             try visit(query.condition, depth: depth + 1, subqueryDepth: subqueryDepth + 1)
             return
-        case .compare, .exists, .size, .relatedTo, .near, .withinBox, .withinPolygon, .withinSphere:
+        case .compare, .exists, .size, .relatedTo, .near, .withinBox, .withinPolygon, .withinSphere, .text:
             break
         }
         try count()

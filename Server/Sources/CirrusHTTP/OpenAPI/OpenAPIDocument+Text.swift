@@ -7448,6 +7448,35 @@ extension OpenAPIDocument {
             "type": "string",
             "pattern": "^[imsx]*$"
           },
+          "$text": {
+            "type": "object",
+            "description": "Parse's full-text search of a search field (docs/SEARCH.md): `$term` as MongoDB reads it (any word, every \"phrase\", no `-excluded` part), tokenized as the search index is; `$language` is accepted (nothing is stemmed); `$caseSensitive` and `$diacriticSensitive` may only be false. Rank with `order=$score`, read the relevance with `keys=$score`.",
+            "required": [
+              "$search"
+            ],
+            "properties": {
+              "$search": {
+                "type": "object",
+                "required": [
+                  "$term"
+                ],
+                "properties": {
+                  "$term": {
+                    "type": "string"
+                  },
+                  "$language": {
+                    "type": "string"
+                  },
+                  "$caseSensitive": {
+                    "type": "boolean"
+                  },
+                  "$diacriticSensitive": {
+                    "type": "boolean"
+                  }
+                }
+              }
+            }
+          },
           "$inQuery": {
             "type": "object",
             "required": [
@@ -9413,7 +9442,7 @@ extension OpenAPIDocument {
         "name": "where",
         "in": "query",
         "required": false,
-        "description": "A JSON condition, URL-encoded: `{\"score\":{\"$gte\":1000},\"playerName\":\"Sean Plott\"}`. Equality by value; `$ne $lt $lte $gt $gte $in $nin $all $exists $size $regex`(+`$options`) `$or $and $nor`; `$inQuery`/`$notInQuery` `{\"where\",\"className\"}`, `$select`/`$dontSelect` `{\"query\":{…},\"key\"}`, `$relatedTo` `{\"object\":<Pointer>,\"key\"}`; geo `$nearSphere` (+`$maxDistanceInKilometers`…), `$within.$box`, `$geoWithin.$polygon`/`$centerSphere`; dot paths (`address.city`). A JSON array is the `$and` of its elements. See docs/QUERIES.md.",
+        "description": "A JSON condition, URL-encoded: `{\"score\":{\"$gte\":1000},\"playerName\":\"Sean Plott\"}`. Equality by value; `$ne $lt $lte $gt $gte $in $nin $all $exists $size $regex`(+`$options`) `$or $and $nor`; `$inQuery`/`$notInQuery` `{\"where\",\"className\"}`, `$select`/`$dontSelect` `{\"query\":{…},\"key\"}`, `$relatedTo` `{\"object\":<Pointer>,\"key\"}`; geo `$nearSphere` (+`$maxDistanceInKilometers`…), `$within.$box`, `$geoWithin.$polygon`/`$centerSphere`; Parse's `$text` `{\"$search\":{\"$term\"}}` on a search field; dot paths (`address.city`). A JSON array is the `$and` of its elements. See docs/QUERIES.md.",
         "content": {
           "application/json": {
             "schema": {

@@ -29,4 +29,13 @@ extension SQLValue {
         if case .int(let number) = self { return number }
         return nil
     }
+
+    /// The number of a numeric value.
+    package var double: Double? {
+        switch self {
+        case .double(let number): number
+        case .int(let number): Double(number)
+        default: nil
+        }
+    }
 }

@@ -46,14 +46,15 @@ package struct PostgresSearchFlavor: SearchFlavor {
         return "SELECT \"id\" FROM \(raw: index(table)) WHERE " + tests.joined(separator: " OR ")
     }
 
-    package func scores(table: String, terms: [(term: SearchTerm, columns: [Int])]) -> (select: SQLFragment, ascending: Bool) {
+    /// `ts_rank`: higher is better.
+    package var lowerScoreRanksFirst: Bool { false }
+
+    package func scores(table: String, terms: [(term: SearchTerm, columns: [Int])]) -> SQLFragment {
         let used = terms.filter { !$0.columns.isEmpty }
-        guard !used.isEmpty else { return ("SELECT CAST(NULL AS TEXT) AS \"search_id\", CAST(NULL AS REAL) AS \"search_score\" WHERE 1 = 0", false) }
+        guard !used.isEmpty else { return Self.noScores }
         let ranks = used.flatMap { test($0.term, columns: $0.columns) { column, query in "ts_rank(\(raw: column), " + query + ")" } }
         let tests = used.flatMap { test($0.term, columns: $0.columns) { column, query in "\(raw: column) @@ " + query } }
-        return (
-            "SELECT \"id\" AS \"search_id\", " + ranks.joined(separator: " + ") + " AS \"search_score\" FROM \(raw: index(table)) WHERE "
-                + tests.joined(separator: " OR "), false
-        )
+        return "SELECT \"id\" AS \"search_id\", " + ranks.joined(separator: " + ") + " AS \"search_score\" FROM \(raw: index(table)) WHERE "
+            + tests.joined(separator: " OR ")
     }
 }

@@ -62,10 +62,13 @@ package struct SQLiteSearchFlavor: SearchFlavor {
         return matches(index, ids, expression(term, columns: columns), select: "\"m\".\"id\"")
     }
 
-    package func scores(table: String, terms: [(term: SearchTerm, columns: [Int])]) -> (select: SQLFragment, ascending: Bool) {
+    /// BM25: lower is better.
+    package var lowerScoreRanksFirst: Bool { true }
+
+    package func scores(table: String, terms: [(term: SearchTerm, columns: [Int])]) -> SQLFragment {
         let (index, ids) = names(table)
         let expressions = terms.filter { !$0.columns.isEmpty }.map { "(" + expression($0.term, columns: $0.columns) + ")" }
-        guard !expressions.isEmpty else { return ("SELECT CAST(NULL AS TEXT) AS \"search_id\", CAST(NULL AS REAL) AS \"search_score\" WHERE 1 = 0", true) }
-        return (matches(index, ids, expressions.joined(separator: " OR "), select: "\"m\".\"id\" AS \"search_id\", bm25(\(index)) AS \"search_score\""), true)
+        guard !expressions.isEmpty else { return Self.noScores }
+        return matches(index, ids, expressions.joined(separator: " OR "), select: "\"m\".\"id\" AS \"search_id\", bm25(\(index)) AS \"search_score\"")
     }
 }

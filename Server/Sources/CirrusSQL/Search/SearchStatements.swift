@@ -64,7 +64,7 @@ package struct SearchStatements: Sendable {
 
     /// A page of the objects matching `condition`, by relevance (the index's score over `rankedTerms`) unless `order`
     /// says otherwise; each row is the object's columns (``ObjectStatements/columns``) and its score (NULL when not
-    /// ranked).
+    /// ranked; ``score(_:)`` reads it).
     package func find(
         where condition: SQLFragment, rankedTerms: [SearchTerm], visibleFields: [String], order: [SQLFragment], limit: Int, skip: Int
     ) -> SQLFragment {
@@ -73,20 +73,28 @@ package struct SearchStatements: Sendable {
             guard case .text(let searched)? = try? term.target(searchFields: visibleFields, otherFields: []) else { return nil }
             return (term, searched.compactMap { fields.firstIndex(of: $0) })
         }
-        let scores = flavor.scores(table: table, terms: ranked)
         let quoted = dialect.quote(table)
         var statement: SQLFragment = "SELECT \(raw: objects.columns), \"search_rank\".\"search_score\" FROM \(raw: quoted) LEFT JOIN ("
-            + scores.select + ") AS \"search_rank\" ON \"search_rank\".\"search_id\" = \(raw: quoted).\"id\" WHERE " + condition
-        var terms = order
-        if terms.isEmpty {
-            terms = [
-                "\"search_rank\".\"search_score\" IS NULL", "\"search_rank\".\"search_score\"\(raw: scores.ascending ? "" : " DESC")",
-                "\(raw: quoted).\"created_at\" DESC", "\(raw: quoted).\"id\"",
-            ]
-        }
+            + flavor.scores(table: table, terms: ranked) + ") AS \"search_rank\" ON \"search_rank\".\"search_id\" = \(raw: quoted).\"id\" WHERE "
+            + condition
+        let terms = order.isEmpty ? Self.scoreOrder(dialect, worstFirst: false) + ["\(raw: quoted).\"created_at\" DESC", "\(raw: quoted).\"id\""] : order
         statement.append(" ORDER BY " + terms.joined(separator: ", "))
         statement.append(" LIMIT \(bind: .int(Int64(limit))) OFFSET \(bind: .int(Int64(skip)))")
         return statement
+    }
+
+    /// The ORDER BY terms of relevance in ``find(where:rankedTerms:visibleFields:order:limit:skip:)``: best first (worst
+    /// with `worstFirst`), unranked objects last.
+    package static func scoreOrder(_ dialect: any SQLDialect, worstFirst: Bool) -> [SQLFragment] {
+        let descending = dialect.searchFlavor.lowerScoreRanksFirst == worstFirst
+        return ["\"search_rank\".\"search_score\" IS NULL", "\"search_rank\".\"search_score\"\(raw: descending ? " DESC" : " ASC")"]
+    }
+
+    /// The relevance of a row of ``find(where:rankedTerms:visibleFields:order:limit:skip:)``, higher for better
+    /// matches on every store (BM25's sign turned); `nil` for an unranked row.
+    package func score(_ row: [SQLValue]) -> Double? {
+        guard row.count > 5, let raw = row[5].double else { return nil }
+        return flavor.lowerScoreRanksFirst ? -raw : raw
     }
 
     package func count(where condition: SQLFragment) -> SQLFragment {

@@ -56,6 +56,7 @@ package struct ConditionCompiler {
         case .regex(let path, let pattern, let options): return regex(path, pattern, options)
         case .inQuery, .select, .relatedTo: return compileReference(condition)
         case .near, .withinBox, .withinPolygon, .withinSphere: return compileGeo(condition)
+        case .text(let path, let search): return textSearch(path, search)
         }
     }
 

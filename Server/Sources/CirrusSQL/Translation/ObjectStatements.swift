@@ -112,18 +112,24 @@ package struct ObjectStatements: Sendable {
 }
 
 extension ConditionCompiler {
-    /// The ORDER BY terms for `keys`: built-in columns directly, Date fields by their ISO text.
+    /// The ORDER BY terms for `keys`: built-in columns directly, Date fields by their ISO text, `$score` by the search
+    /// scores a statement joins (``textScoreOrder(descending:)``).
     package func orderTerms(_ keys: [SortKey]) -> [SQLFragment] {
-        keys.map { key in
-            let direction = key.descending ? " DESC" : " ASC"
-            if !key.path.isNested, let column = Self.builtInColumns[key.path.root] {
-                return SQLFragment(dialect.quote(column) + direction)
-            }
-            var target = dialect.target(column: Self.documentColumn, path: key.path)
-            let type = schema?.type(at: key.path)
-            if type == .date { target = dialect.member("iso", of: target) }
-            if let type, let term = dialect.typedSortTerm(target, type: type, descending: key.descending) { return term }
-            return "\(dialect.sortExpression(target))\(raw: direction)"
+        keys.flatMap { key -> [SQLFragment] in
+            if key.path == .textScore { return textScoreOrder(descending: key.descending) }
+            return [orderTerm(key)]
         }
+    }
+
+    private func orderTerm(_ key: SortKey) -> SQLFragment {
+        let direction = key.descending ? " DESC" : " ASC"
+        if !key.path.isNested, let column = Self.builtInColumns[key.path.root] {
+            return SQLFragment(dialect.quote(column) + direction)
+        }
+        var target = dialect.target(column: Self.documentColumn, path: key.path)
+        let type = schema?.type(at: key.path)
+        if type == .date { target = dialect.member("iso", of: target) }
+        if let type, let term = dialect.typedSortTerm(target, type: type, descending: key.descending) { return term }
+        return "\(dialect.sortExpression(target))\(raw: direction)"
     }
 }

@@ -32,7 +32,8 @@ extension ObjectService {
         guard schema != nil else { return ([], withCount ? 0 : nil) }
         let storageQuery = StorageQuery(
             className: query.className, schema: schema, condition: query.condition, order: query.order,
-            limit: query.limit, skip: query.skip, readers: caller.readers
+            limit: query.limit, skip: query.skip, readers: caller.readers,
+            textScoreField: query.keys?.includesTextScore == true ? KeySelection.textScoreKey : nil
         )
         async let counted: Int? = withCount ? store.count(storageQuery) : nil
         var objects = query.limit > 0 ? try await store.find(storageQuery) : []

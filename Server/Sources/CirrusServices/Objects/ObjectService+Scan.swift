@@ -65,7 +65,7 @@ extension Condition {
         case .and(let parts), .or(let parts), .nor(let parts): parts.reduce(into: []) { $0.formUnion($1.fieldRoots) }
         case .compare(let path, _, _), .inList(let path, _, _), .containsAll(let path, _), .exists(let path, _), .size(let path, _),
             .regex(let path, _, _), .inQuery(let path, _, _), .select(let path, _, _, _), .near(let path, _, _, _),
-            .withinBox(let path, _, _), .withinPolygon(let path, _), .withinSphere(let path, _, _):
+            .withinBox(let path, _, _), .withinPolygon(let path, _), .withinSphere(let path, _, _), .text(let path, _):
             [path.root]
         }
     }

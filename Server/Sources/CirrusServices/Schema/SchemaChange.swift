@@ -26,6 +26,9 @@ package struct SchemaChange: Sendable {
     /// In-app search: `nil` unchanged; `.some(nil)` off; else on with these fields (`"search": {"fields": [...]}`,
     /// `"search": null` or `false` to turn it off).
     package var search: [String]??
+    /// The fields of Parse's text indexes (`{"subject": "text", "comment": "text"}`): they become search fields, which is
+    /// what answers Parse's `$text`.
+    package var textIndexFields: [String] = []
 
     package init() {}
 
@@ -101,6 +104,13 @@ package struct SchemaChange: Sendable {
     }
 
     private mutating func readIndex(_ name: String, _ spec: JSON) throws(APIError) {
+        if case .object(let members) = spec, !members.isEmpty, members.values.allSatisfy({ $0.stringValue == "text" }) {
+            for field in members.keys.sorted() where !textIndexFields.contains(field) {
+                guard FieldName.isWritable(field) else { throw Self.invalid("the text index '\(name)' names '\(field)', which is not a field name") }
+                textIndexFields.append(field)
+            }
+            return
+        }
         guard case .object(let members) = spec, members.count == 1, let (key, direction) = members.first else {
             throw Self.invalid("the index '\(name)' must name one field, like {\"title\": 1}")
         }

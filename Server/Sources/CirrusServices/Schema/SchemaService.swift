@@ -79,7 +79,12 @@ package struct SchemaService: Sendable {
         }
         objects.schemas.invalidate(className)
         await store.announce(.schema(className: className))
-        if let search = change.search, search != current.options.searchFields {
+        var search = change.search
+        if !change.textIndexFields.isEmpty {
+            let base = (change.search ?? current.options.searchFields) ?? []
+            search = .some(base + change.textIndexFields.filter { !base.contains($0) })
+        }
+        if let search, search != current.options.searchFields {
             try await SearchService(objects: objects).configure(className, fields: search, caller: .master)
         }
         guard let schema = try await objects.schemas.schema(of: className) else { throw ObjectService.classNotFound(className) }

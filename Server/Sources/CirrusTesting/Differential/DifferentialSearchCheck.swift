@@ -8,6 +8,7 @@ import CirrusStorage
 package struct DifferentialSearchCheck: Sendable {
     package static let objectCount = 240
     package static let searchCount = 400
+    package static let textSearchCount = 120
     static let className = "Article"
     static let fields = ["title", "body"]
 
@@ -73,7 +74,35 @@ package struct DifferentialSearchCheck: Sendable {
                 only in the matcher: \(expected.subtracting(ids).sorted().prefix(5).map { id in documents.first { $0.id == id }.map { "\($0.fields)" } ?? id })
                 """)
         }
+        try await compareTextConditions(&random, documents: documents, schema: schema, store: store, seed: seed, into: &outcome)
         return outcome
+    }
+
+    /// Parse's `$text` conditions (``TextSearch``) found by the store's `find` (and ranked by `$score`) against the
+    /// model's evaluation of the same condition, which LiveQuery uses.
+    private func compareTextConditions(
+        _ random: inout SplitMix64, documents: [Document], schema: ClassSchema?, store: any StorageAdapter, seed: UInt64,
+        into outcome: inout Outcome
+    ) async throws {
+        let stamp = Timestamp(millisecondsSince1970: 0)
+        for number in 0..<Self.textSearchCount {
+            let term = Self.textTerm(&random)
+            let field = FieldPath(field: Self.fields[Int(random.next() % 2)])
+            guard let search = try? TextSearch(field: field, term: term) else { continue }
+            let condition = Condition.text(field, search)
+            let expected = Set(documents.filter { document in
+                condition.matches(ConditionSubject(className: Self.className, objectId: document.id, createdAt: stamp, updatedAt: stamp, fields: document.fields))
+            }.map(\.id))
+            var query = StorageQuery(className: Self.className, schema: schema, condition: condition, limit: 1000, textScoreField: "score")
+            if number % 2 == 0 { query.order = [SortKey(path: .textScore)] }
+            let found = try await store.find(query)
+            let ids = Set(found.map(\.objectId))
+            let scores = found.compactMap { $0.fields["score"]?.doubleValue }
+            let ranked = query.order.isEmpty || zip(scores, scores.dropFirst()).allSatisfy { $0 >= $1 }
+            guard ids != expected || scores.count != found.count || !ranked, outcome.mismatches.count < 20 else { continue }
+            outcome.mismatches.append(
+                "seed \(seed), $text #\(number) on \(field): \(term); found \(ids.count), expected \(expected.count); scores \(scores.prefix(8)) (best first: \(ranked))")
+        }
     }
 
     struct Document {
@@ -147,6 +176,19 @@ package struct DifferentialSearchCheck: Sendable {
             }
         }
         return clause(0)
+    }
+
+    /// A `$term`: one to three words or parts of words, some quoted as a phrase with another word, some excluded.
+    static func textTerm(_ random: inout SplitMix64) -> String {
+        (0..<(1 + Int(random.next() % 3))).map { _ in
+            let word = words[Int(random.next() % UInt64(words.count))]
+            let part = random.next() % 3 == 0 ? String(Array(word).prefix(max(1, word.count - 1))) : word
+            switch random.next() % 6 {
+            case 0: return "\"" + part + " " + words[Int(random.next() % UInt64(words.count))] + "\""
+            case 1: return "-" + part
+            default: return part
+            }
+        }.joined(separator: " ")
     }
 
     /// The model's answer: tokens of each field, the matcher for terms, numbers for ranges.

@@ -44,6 +44,7 @@ extension InMemoryState {
     private mutating func run(_ update: WriteCommand.Update) throws -> StoredObject {
         let missing = StorageError.objectNotFound(className: update.className, objectId: update.objectId)
         guard classes[update.className] != nil else { throw missing }
+        if let condition = update.condition { try checkTextSearchable(condition, in: update.className, schema: update.schema) }
         try register(update.newFields, in: update.className)
         guard let current = classes[update.className]?.entries[update.objectId]?.object else { throw missing }
         guard current.grants(.write, to: update.writers) else { throw StorageError.writeDenied }
@@ -71,6 +72,7 @@ extension InMemoryState {
         guard let stored = classes[delete.className] else {
             throw StorageError.objectNotFound(className: delete.className, objectId: delete.objectIds.first ?? "")
         }
+        if let condition = delete.condition { try checkTextSearchable(condition, in: delete.className, schema: delete.schema) }
         var seen: Set<String> = []
         let deleted = delete.objectIds.filter { id in
             guard seen.insert(id).inserted, let object = stored.entries[id]?.object, object.grants(.write, to: delete.writers) else { return false }

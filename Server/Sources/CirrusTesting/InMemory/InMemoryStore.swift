@@ -316,7 +316,8 @@ package actor InMemoryStore: StorageAdapter {
     }
 
     package func find(_ query: StorageQuery) async throws -> [StoredObject] {
-        state.find(query)
+        try state.checkTextSearchable(query.condition, in: query.className, schema: query.schema)
+        return query.ranksText ? try state.findRanked(query) : state.find(query)
     }
 
     /// The in-memory store reads every object of the class.
@@ -325,7 +326,8 @@ package actor InMemoryStore: StorageAdapter {
     }
 
     package func count(_ query: StorageQuery) async throws -> Int {
-        state.matching(query).count
+        try state.checkTextSearchable(query.condition, in: query.className, schema: query.schema)
+        return state.matching(query).count
     }
 
     package func relationTargets(className: String, objectId: String, field: String) async throws -> [Pointer] {
