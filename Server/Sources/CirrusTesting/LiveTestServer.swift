@@ -93,39 +93,51 @@ package struct LiveTestServer: Sendable {
     private static func serve<T: Sendable>(
         _ server: CirrusServer, live: LiveTestServer, _ body: @Sendable (LiveTestServer) async throws -> T
     ) async throws -> T {
-        let (running, signal) = AsyncStream<Bool>.makeStream()
+        let running = try await RunningServer.start(server)
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(live))
+        } catch {
+            result = .failure(error)
+        }
+        try await running.stop()
+        return try result.get()
+    }
+}
+
+/// A built server running as a service group, from the moment it listens until ``stop()``.
+struct RunningServer: Sendable {
+    let services: ServiceGroup
+    let task: Task<Void, any Error>
+
+    /// Runs `server` and returns once it listens.
+    /// - Throws: ``LiveTestServer/NotListening`` when it stopped before (its port was taken).
+    static func start(_ server: CirrusServer) async throws -> RunningServer {
+        let (listening, signal) = AsyncStream<Bool>.makeStream()
         let application = server.application { _ in signal.yield(true) }
         let services = ServiceGroup(configuration: .init(services: [application], logger: server.application.logger))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { signal.finish() }
-                try await services.run()
-            }
-            var started = false
-            for await flag in running {
-                started = flag
-                break
-            }
-            guard started else {
-                do {
-                    try await group.waitForAll()
-                    throw NotListening(underlying: nil)
-                } catch let error as NotListening {
-                    throw error
-                } catch {
-                    throw NotListening(underlying: error)
-                }
-            }
-            let result: Result<T, any Error>
-            do {
-                result = .success(try await body(live))
-            } catch {
-                result = .failure(error)
-            }
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return try result.get()
+        let task = Task {
+            defer { signal.finish() }
+            try await services.run()
         }
+        var started = false
+        for await flag in listening {
+            started = flag
+            break
+        }
+        guard started else {
+            switch await task.result {
+            case .success: throw LiveTestServer.NotListening(underlying: nil)
+            case .failure(let error): throw LiveTestServer.NotListening(underlying: error)
+            }
+        }
+        return RunningServer(services: services, task: task)
+    }
+
+    /// Shuts the server down gracefully and returns once its port is closed and its store released.
+    func stop() async throws {
+        await services.triggerGracefulShutdown()
+        try await task.value
     }
 }
 

@@ -27,8 +27,8 @@ extension StorageConformance {
     /// Conditions on `Comment` and the ids they select among ``insertReferences(_:)``, for the master key.
     static var referenceCases: [(name: String, condition: Condition, ids: [String])] {
         func field(_ name: String) -> FieldPath { FieldPath(field: name) }
-        func query(_ className: String, _ condition: Condition = .always, limit: Int = 100) -> SubQuery {
-            SubQuery(className: className, condition: condition, limit: limit)
+        func query(_ className: String, _ condition: Condition = .always, limit: Int = 100, skip: Int = 0) -> SubQuery {
+            SubQuery(className: className, condition: condition, limit: limit, skip: skip)
         }
         let highScore = Condition.compare(field("score"), .greaterThan, .int(5))
         let won = Condition.compare(field("won"), .equal, .bool(true))
@@ -40,6 +40,10 @@ extension StorageConformance {
             ("$inQuery on a class that does not exist", .inQuery(field("post"), query("Nope"), negated: false), []),
             ("$notInQuery on a class that does not exist", .inQuery(field("post"), query("Nope"), negated: true), ["c1", "c2", "c3", "c4", "c5", "c6"]),
             ("$inQuery with an inner limit of 0", .inQuery(field("post"), query("Post", limit: 0), negated: false), []),
+            ("$inQuery with an inner skip: the limit after it, oldest first", .inQuery(field("post"), query("Post", limit: 2, skip: 1), negated: false),
+                ["c2", "c4"]),
+            ("$inQuery on an array of pointers with an inner skip", .inQuery(field("posts"), query("Post", limit: 1, skip: 3), negated: false), ["c3"]),
+            ("$select with an inner skip past the end", .select(field("city"), query("Team", won, skip: 10), key: field("hometown"), negated: false), []),
             ("nested $inQuery", .inQuery(field("post"), query("Post", .inQuery(field("x"), query("Team"), negated: false)), negated: false), []),
             ("$select", .select(field("city"), query("Team", won), key: field("hometown"), negated: false), ["c1", "c4", "c5"]),
             ("$select on an array field", .select(field("tags"), query("Team", won), key: field("hometown"), negated: false), ["c3"]),

@@ -226,4 +226,34 @@ struct QueryEdgeCaseTests {
             #expect(reply.status == 200 && reply.json["results"]?.arrayValue?.first?["objectId"]?.stringValue == previous, "\(reply.bodyText)")
         }
     }
+
+    @Test("Bmob's $all takes one value as an array of it (seed 004 L794); the other dialects want an array")
+    func scalarAll() async throws {
+        try await TestServer.with { client in
+            _ = try await client.create(.bmob, "Hero", ["name": "a", "skill": ["P1", "P2"]])
+            _ = try await client.create(.bmob, "Hero", ["name": "b", "skill": ["P2"]])
+            let either: JSON = ["$or": [["skill": ["$all": "P1"]], ["skill": ["$all": "P3"]]]]
+            let bmob = try await client.request(.bmob, .get, "/classes/Hero?" + URLQuery.whereClause(either))
+            #expect(bmob.json["results"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["a"], "\(bmob.bodyText)")
+            for endpoint in [Endpoint.leancloud, .parse] {
+                let refused = try await client.request(endpoint, .get, "/classes/Hero?" + URLQuery.whereClause(["skill": ["$all": "P1"]]))
+                #expect(refused.status == 400, "\(endpoint.testDescription): \(refused.bodyText)")
+            }
+        }
+    }
+
+    @Test("an inner query's skip pages through its matches, oldest first, in every dialect", arguments: Endpoint.dialects)
+    func innerSkip(_ endpoint: Endpoint) async throws {
+        try await TestServer.with { client in
+            for index in 0..<4 {
+                let post = try await client.create(endpoint, "Post", ["index": .int(Int64(index))])
+                _ = try await client.create(endpoint, "Comment", ["index": .int(Int64(index)), "post": ["__type": "Pointer", "className": "Post", "objectId": .string(post)]])
+            }
+            let condition: JSON = ["post": ["$inQuery": ["className": "Post", "where": [:], "limit": 2, "skip": 1]]]
+            let reply = try await client.request(endpoint, .get, "/classes/Comment?" + URLQuery.whereClause(condition))
+            #expect(Set(reply.json["results"]?.arrayValue?.compactMap { $0["index"]?.intValue } ?? []) == [1, 2], "\(reply.bodyText)")
+            let negative: JSON = ["post": ["$inQuery": ["className": "Post", "where": [:], "skip": -1]]]
+            #expect(try await client.request(endpoint, .get, "/classes/Comment?" + URLQuery.whereClause(negative)).status == 400)
+        }
+    }
 }

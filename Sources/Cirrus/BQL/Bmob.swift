@@ -32,7 +32,7 @@ enum Bmob {
         let request = try request(application: application, path, query: query)
         let response: TransportResponse
         do {
-            response = try await application.requireSettings().configuration.transport.send(request)
+            response = try await application.send(request)
         } catch {
             throw LCError(error: error)
         }

@@ -52,7 +52,7 @@ extension LCFile {
             "Cache-Control": "public, max-age=31536000",
         ]
         let request = TransportRequest(method: "PUT", url: target, headers: headers, body: data, progress: progress)
-        let response = try await application.requireSettings().configuration.transport.send(request)
+        let response = try await application.send(request)
         guard (200..<300).contains(response.status) else {
             _ = try RESTClient.decode(response)
             throw LCError(code: response.status, reason: "The upload answered HTTP \(response.status).")

@@ -15,16 +15,29 @@ extension LCApplication {
         public var queryCacheDirectory: URL?
         /// The APNs environment ``LCPush`` asks for (`prod`); empty (the default) leaves it to the server's setting.
         public var environment: Environment
+        /// The most bytes the query cache keeps: each new entry removes the oldest ones beyond it (seed 001: the cache
+        /// is emptied when it takes too much space). 16 MiB by default.
+        public var queryCacheSizeLimit: Int
+        /// How long a query cache entry is kept at most, whatever a query's `maxCacheAge`: older entries are removed
+        /// when a new one is stored. A week by default; `nil` keeps them until the size limit removes them.
+        public var queryCacheLifetime: TimeInterval?
+        /// Seconds between two attempts to send a request of the offline queue (``LCObject/saveEventually()``) that
+        /// the network (or a server error) stopped; 10 by default.
+        public var eventuallyRetryInterval: TimeInterval
 
         public init(
             transport: any Transport = URLSessionTransport(), currentUserStorage: CurrentUserStorage = .automatic,
-            signsRequests: Bool = true, queryCacheDirectory: URL? = nil, environment: Environment = []
+            signsRequests: Bool = true, queryCacheDirectory: URL? = nil, environment: Environment = [],
+            queryCacheSizeLimit: Int = 16 << 20, queryCacheLifetime: TimeInterval? = 7 * 24 * 3600, eventuallyRetryInterval: TimeInterval = 10
         ) {
             self.transport = transport
             self.currentUserStorage = currentUserStorage
             self.signsRequests = signsRequests
             self.queryCacheDirectory = queryCacheDirectory
             self.environment = environment
+            self.queryCacheSizeLimit = queryCacheSizeLimit
+            self.queryCacheLifetime = queryCacheLifetime
+            self.eventuallyRetryInterval = eventuallyRetryInterval
         }
 
         /// URLSession, the platform's storage for the current user, signed requests.

@@ -18,6 +18,9 @@ public final class LCApplication: @unchecked Sendable {
     private var user: CurrentUser = .unloaded
     private var installation: LCInstallation?
     private var liveQuery: LiveQueryConnection?
+    private var defaultObjectACL: DefaultACL?
+    private var automaticUser = false
+    private var eventually: EventuallyQueue?
 
     /// What ``set(id:key:serverURL:configuration:)`` was given.
     struct Settings: Sendable {
@@ -53,11 +56,33 @@ public final class LCApplication: @unchecked Sendable {
         else {
             throw LCError(code: .inconsistency, reason: "serverURL must be an http or https URL, not \(serverURL ?? "nil").")
         }
+        let queue = EventuallyQueue(application: self, directory: EventuallyQueue.directory(storage: configuration.currentUserStorage, appId: id))
         lock.withLock {
             settings = Settings(id: id, key: key, serverURL: url, configuration: configuration)
             user = .unloaded
             installation = nil
+            eventually = queue
         }
+        // Requests the last launch queued and did not send go now.
+        queue.start()
+    }
+
+    /// The offline queue of ``LCObject/saveEventually()``.
+    /// - Throws: `LCError` when the app was never set.
+    func eventuallyQueue() throws -> EventuallyQueue {
+        guard let queue = lock.withLock({ eventually }) else {
+            throw LCError(code: .inconsistency, reason: "LCApplication is not set up: call set(id:key:serverURL:) first.")
+        }
+        return queue
+    }
+
+    /// How many ``LCObject/saveEventually()`` and ``LCObject/deleteEventually()`` requests wait to be sent.
+    public var eventuallyQueueCount: Int { lock.withLock { eventually }?.count ?? 0 }
+
+    /// Sends the waiting requests of the offline queue now instead of after the retry interval (when the app learns
+    /// that the network is back, say).
+    public func retryEventually() {
+        lock.withLock { eventually }?.start()
     }
 
     /// The one WebSocket of the app's live queries, made on first use.
@@ -68,6 +93,19 @@ public final class LCApplication: @unchecked Sendable {
             liveQuery = made
             return made
         }
+    }
+
+    /// Whether ``currentUser`` is an automatic anonymous user when no one is logged in
+    /// (``LCUser/enableAutomaticUser(application:)``).
+    var isAutomaticUserEnabled: Bool {
+        get { lock.withLock { automaticUser } }
+        set { lock.withLock { automaticUser = newValue } }
+    }
+
+    /// The ACL new objects get (``LCACL/setDefault(_:withAccessForCurrentUser:application:)``).
+    var defaultACL: DefaultACL? {
+        get { lock.withLock { defaultObjectACL } }
+        set { lock.withLock { defaultObjectACL = newValue } }
     }
 
     /// The app id.
@@ -98,10 +136,14 @@ public final class LCApplication: @unchecked Sendable {
     public var currentUser: LCUser? {
         get {
             lock.withLock {
-                if case .loaded(let current) = user { return current }
-                let loaded = loadUser()
-                user = .loaded(loaded)
-                return loaded
+                if case .loaded(let current?) = user { return current }
+                if case .unloaded = user { user = .loaded(loadUser()) }
+                if case .loaded(let current?) = user { return current }
+                guard automaticUser else { return nil }
+                // Not stored until its first save creates it on the server (LCUser.didSaveFields stores it then).
+                let made = LCUser.automatic(application: self)
+                user = .loaded(made)
+                return made
             }
         }
         set {

@@ -24,6 +24,8 @@ public struct LCError: Error, Sendable, CustomStringConvertible, CustomDebugStri
     /// Codes of the server that the SDK checks for itself.
     public enum ServerErrorCode: Int, Sendable {
         case objectNotFound = 101
+        /// A session token the server does not know (`GET /users/me`).
+        case userNotFound = 211
         case sessionConflict = 4111
         case sessionTokenExpired = 4112
     }

@@ -119,3 +119,4 @@ extension LCCountResult: CallResult {
     init(success: Int) { self = .success(count: success) }
     init(failure: LCError) { self = .failure(error: failure) }
 }
+

@@ -131,7 +131,8 @@ actor LiveQueryConnection {
             URLQueryItem(name: "secure", value: "1"),
         ]
         guard let url = components?.url else { throw LCError.inconsistency("No router URL for \(settings.serverURL).") }
-        let response = try await settings.configuration.transport.send(TransportRequest(method: "GET", url: url))
+        guard let application else { throw LCError.inconsistency("The application is gone.") }
+        let response = try await application.send(TransportRequest(method: "GET", url: url))
         guard let server = try RESTClient.decode(response)["server"]?.stringValue, let socketURL = URL(string: server) else {
             throw LCError.malformed("The router named no LiveQuery server.")
         }

@@ -11,6 +11,7 @@ extension LCObject {
         }
         lock.withLock {
             if let id = members["objectId"]?.stringValue { state.objectId = id }
+            if members["createdAt"] != nil { state.isDataAvailable = true }
             if let created = ObjectDecoder.date(members["createdAt"]) { state.createdAt = created }
             if let updated = ObjectDecoder.date(members["updatedAt"]) { state.updatedAt = updated }
             if state.updatedAt == nil { state.updatedAt = state.createdAt }
@@ -51,18 +52,23 @@ extension LCObject {
         didSaveFields()
     }
 
-    /// Records a successful fetch: the server's fields replace the local ones (all of them, or only `keys`);
-    /// pending operations stay pending and apply to the new values.
+    /// Records a successful fetch: the server's fields replace the local ones (all of them, or only `keys`), and
+    /// unsaved changes to them are dropped (seed 001: a fetch overwrites local changes; fetching only some keys keeps
+    /// the others').
     func didFetch(_ reply: JSON, keys: [String]? = nil) throws {
         guard let members = reply.objectValue, !members.isEmpty else { throw LCError.objectNotFound() }
         let kept = keysKeptOnFetch
-        if keys == nil { lock.withLock { state.properties = state.properties.filter { kept.contains($0.key) } } }
-        merge(members, decoder: ObjectDecoder(application: application))
+        let fetched = keys.map { Set($0.map { String($0.prefix { $0 != "." }) }) }
         lock.withLock {
-            for (key, operation) in state.operations where keys?.contains(key) ?? true {
-                state.properties[key] = operation.apply(to: state.properties[key])
+            if let fetched {
+                state.operations = state.operations.filter { !fetched.contains($0.key) }
+            } else {
+                state.properties = state.properties.filter { kept.contains($0.key) }
+                state.operations = [:]
             }
+            state.isDataAvailable = true
         }
+        merge(members, decoder: ObjectDecoder(application: application))
         didFetchFields()
     }
 

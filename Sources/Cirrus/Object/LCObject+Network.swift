@@ -8,13 +8,22 @@ extension LCObject {
         try await ObjectSaver(application: application).save(self, options: options)
     }
 
-    /// Reads the object's fields from the server (all, or only `keys`).
+    /// Reads the object's fields from the server (all, or only `keys`), replacing the local values and discarding
+    /// unsaved changes to them, as the LeanCloud guides say. Pointer fields among `keys` come back as the objects they
+    /// point to (`include`), as `fetchInBackgroundWithKeys:` does.
     /// - Throws: `LCError` 101 when the object does not exist or may not be read.
     public func fetch(keys: [String]? = nil) async throws {
         let path = try BatchRequest.requirePath(self)
-        let query: [(String, String)] = keys.map { [("keys", $0.joined(separator: ","))] } ?? []
+        var query: [(String, String)] = []
+        if let keys, !keys.isEmpty { query = [("keys", keys.joined(separator: ",")), ("include", keys.joined(separator: ","))] }
         let reply = try await RESTClient(application: application).send("GET", path, query: query, session: sessionForRequests)
         try didFetch(reply, keys: keys)
+    }
+
+    /// Fetches the object unless its data is here already (``isDataAvailable``).
+    public func fetchIfNeeded(keys: [String]? = nil) async throws {
+        guard !isDataAvailable else { return }
+        try await fetch(keys: keys)
     }
 
     /// Deletes the object on the server.

@@ -29,6 +29,10 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
         var properties: [String: any LCValue] = [:]
         /// The changes the next save sends, by key.
         var operations: [String: Operation] = [:]
+        /// Whether the fields are here: a new object's, or read from the server (not a bare pointer's).
+        var isDataAvailable = true
+        /// The id that names a new object in the offline queue until its create is answered (``EventuallyQueue``).
+        var localId: String?
     }
 
     /// The class name of objects of this Swift class: the type's name for ``LCObject`` and subclasses of your own,
@@ -53,7 +57,12 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
     public convenience init(application: LCApplication = .default, className: String, objectId: any LCStringConvertible) {
         self.init(application: application, className: className)
         state.objectId = objectId.lcString.value
+        state.isDataAvailable = false
     }
+
+    /// Whether the object's fields are here: it is new, was fetched, or came whole from a query or an include; not
+    /// when it was made from an id or read as a pointer (``fetchIfNeeded(keys:)`` then reads it).
+    public var isDataAvailable: Bool { lock.withLock { state.isDataAvailable } }
 
     /// The class name as the LeanCloud SDK calls it.
     public var actualClassName: String { className }
@@ -92,6 +101,9 @@ open class LCObject: LCValue, @unchecked Sendable, CustomDebugStringConvertible 
         guard let value else { return try unset(key) }
         let converted = value.lcValue
         if key == "ACL", !(converted is LCACL) { throw LCError(code: .invalidType, reason: "ACL must be an LCACL.") }
+        if let point = converted as? LCGeoPoint, !point.isValid {
+            throw LCError(code: .invalidType, reason: "\(point) is not a place: latitude must be within -90…90 and longitude within -180…180.")
+        }
         try record(key, .set(converted))
     }
 

@@ -12,6 +12,8 @@ struct ObjectSaver {
     func save(_ object: LCObject, options: [LCObject.SaveOption]) async throws {
         let all = dependencies(of: [object])
         try Self.validate(all)
+        giveDefaultACL(all)
+        try await saveNewUsers(all.filter { $0 !== object })
         try await saveInLevels(all.filter { $0 !== object })
         try await saveOne(object, options: options)
     }
@@ -21,12 +23,15 @@ struct ObjectSaver {
     func save(_ objects: [LCObject], options: [LCObject.SaveOption] = []) async throws {
         let all = dependencies(of: objects)
         try Self.validate(all)
+        giveDefaultACL(all)
+        try await saveNewUsers(all.filter { object in !objects.contains { $0 === object } })
         try await saveInLevels(all) { object in objects.contains { $0 === object } ? options : [] }
     }
 
     /// One object alone: `POST` for a new one, `PUT` for an existing one with changes, nothing otherwise
     /// (``LCObject/saveRequest(_:)``).
     func saveOne(_ object: LCObject, options: [LCObject.SaveOption]) async throws {
+        try Self.checkNotQueued([object])
         if let file = object as? LCFile, file.objectId == nil {
             return try await file.upload(progress: nil)
         }
@@ -45,9 +50,36 @@ struct ObjectSaver {
         object.didSave(reply)
     }
 
+    /// Signs up the new users among `dependencies` one by one (`POST /1.1/users`): an automatic user
+    /// (``LCUser/enableAutomaticUser(application:)``) is created by the first save of an object pointing to it, and
+    /// its reply's session token makes it the logged-in current user.
+    private func saveNewUsers(_ dependencies: [LCObject]) async throws {
+        for user in dependencies where user is LCUser && user.objectId == nil {
+            try await saveOne(user, options: [])
+        }
+    }
+
+    /// Gives the app's default ACL (``LCACL/setDefault(_:withAccessForCurrentUser:application:)``) to the new objects
+    /// that have none; users, installations and files keep the server's defaults.
+    func giveDefaultACL(_ objects: [LCObject]) {
+        guard let defaults = application.defaultACL else { return }
+        for object in objects where object.objectId == nil && object.ACL == nil {
+            guard !(object is LCUser || object is LCInstallation || object is LCFile) else { continue }
+            object.ACL = defaults.acl(for: application.currentUser)
+        }
+    }
+
     /// Checks each object that has something to save (``LCObject/validateBeforeSaving()``).
     private static func validate(_ objects: [LCObject]) throws {
+        try checkNotQueued(objects)
         for object in objects where object.hasDataToUpload { try object.validateBeforeSaving() }
+    }
+
+    /// Refuses to create an object whose creation waits in the offline queue: it would be created twice.
+    static func checkNotQueued(_ objects: [LCObject]) throws {
+        for object in objects where object.objectId == nil && object.localId != nil {
+            throw LCError.inconsistency("This \(object.className) waits in the offline queue to be created: save it with saveEventually().")
+        }
     }
 
     /// `roots` and every new object reachable from them through pending operations, each once.

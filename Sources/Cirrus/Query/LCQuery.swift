@@ -157,9 +157,11 @@ public final class LCQuery: @unchecked Sendable {
     /// The `where` document as text.
     var whereText: String { JSONWriter.string(whereJSON) }
 
-    /// The inner query of `$inQuery` and `$select`.
+    /// The inner query of `$inQuery` and `$select`, with its `limit` and `skip` (seed 003: an inner query finds 100
+    /// objects unless its limit says otherwise, up to 1000, and pages with `skip`).
     var subQuery: SubQuery {
-        SubQuery(className: className, condition: whereCondition)
+        let (limit, skip) = lock.withLock { (limitValue, skipValue) }
+        return SubQuery(className: className, condition: whereCondition, limit: limit ?? 100, skip: skip ?? 0)
     }
 
     /// The query parameters of a find (`count` adds `count=1&limit=0`).
@@ -198,5 +200,13 @@ public final class LCQuery: @unchecked Sendable {
     /// The keys, includes and `returnACL` of a `get`.
     var fetchParameters: [(String, String)] {
         parameters().filter { ["keys", "include", "returnACL"].contains($0.0) }
+    }
+}
+
+extension LCObject {
+    /// A query on this Swift class's class name: `LCUser.query()` finds users, `Product.query()` a registered
+    /// subclass's objects, which come back as instances of it.
+    public class func query(application: LCApplication = .default) -> LCQuery {
+        LCQuery(application: application, className: objectClassName())
     }
 }

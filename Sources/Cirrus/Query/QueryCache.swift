@@ -23,10 +23,35 @@ struct QueryCache: Sendable {
         return try? JSONParser.parse(data)
     }
 
+    /// Keeps `reply` under `key`, then trims the cache (``trim()``).
     func store(_ reply: JSON, key: String) {
         guard let directory else { return }
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? Data(JSONWriter.bytes(reply)).write(to: directory.appendingPathComponent(key), options: .atomic)
+        trim()
+    }
+
+    /// Removes the entries older than ``LCApplication/Configuration/queryCacheLifetime``, then the oldest ones until
+    /// the rest fit in ``LCApplication/Configuration/queryCacheSizeLimit``.
+    func trim() {
+        guard let directory else { return }
+        let configuration = application.configuration
+        let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey]
+        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
+        var entries = files.compactMap { file -> (file: URL, modified: Date, size: Int)? in
+            guard let values = try? file.resourceValues(forKeys: Set(keys)) else { return nil }
+            return (file, values.contentModificationDate ?? .distantPast, values.fileSize ?? 0)
+        }.sorted { $0.modified > $1.modified }
+        if let lifetime = configuration.queryCacheLifetime {
+            let oldest = Date().addingTimeInterval(-lifetime)
+            for entry in entries where entry.modified < oldest { try? FileManager.default.removeItem(at: entry.file) }
+            entries.removeAll { $0.modified < oldest }
+        }
+        var total = 0
+        for entry in entries {
+            total += entry.size
+            if total > configuration.queryCacheSizeLimit { try? FileManager.default.removeItem(at: entry.file) }
+        }
     }
 
     /// The reply under `policy`: from the cache (`key`, not older than `maxAge`), from `network` (whose reply is

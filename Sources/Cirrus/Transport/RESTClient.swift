@@ -25,14 +25,21 @@ struct RESTClient: Sendable {
     func send(
         _ method: String, _ path: String, query: [(String, String)] = [], body: JSON? = nil, session: Session = .current
     ) async throws -> JSON {
+        try await reply(method, path, query: query, body: body, session: session).json
+    }
+
+    /// ``send(_:_:query:body:session:)``, with the reply's HTTP status (201 when the server created something).
+    func reply(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: JSON? = nil, session: Session = .current
+    ) async throws -> (json: JSON, status: Int) {
         let request = try makeRequest(method, path, query: query, body: body, session: session)
         let response: TransportResponse
         do {
-            response = try await application.requireSettings().configuration.transport.send(request)
+            response = try await application.send(request)
         } catch {
             throw LCError(error: error)
         }
-        return try Self.decode(response)
+        return (try Self.decode(response), response.status)
     }
 
     /// The HTTP request for a call, with the app's headers.
@@ -63,7 +70,7 @@ struct RESTClient: Sendable {
         return headers
     }
 
-    private func sessionToken(_ session: Session) -> String? {
+    func sessionToken(_ session: Session) -> String? {
         switch session {
         case .token(let token): token
         case .current: application.currentUser?.sessionToken?.value

@@ -15,13 +15,20 @@ public struct TransportRequest: Sendable {
     public var body: Data?
     /// Called with the fraction of the body sent so far (0…1), for uploads.
     public var progress: (@Sendable (Double) -> Void)?
+    /// Called with the fraction of the reply's body received so far (0…1, when the reply gives its length), for
+    /// downloads.
+    public var downloadProgress: (@Sendable (Double) -> Void)?
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, progress: (@Sendable (Double) -> Void)? = nil) {
+    public init(
+        method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, progress: (@Sendable (Double) -> Void)? = nil,
+        downloadProgress: (@Sendable (Double) -> Void)? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.progress = progress
+        self.downloadProgress = downloadProgress
     }
 }
 

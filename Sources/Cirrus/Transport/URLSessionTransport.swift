@@ -18,8 +18,8 @@ public final class URLSessionTransport: Transport {
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let urlRequest = makeRequest(request)
-        if let progress = request.progress {
-            return try await ProgressUpload.send(urlRequest, body: request.body ?? Data(), progress: progress)
+        if request.progress != nil || request.downloadProgress != nil {
+            return try await ProgressTransfer.send(urlRequest, body: request.body, upload: request.progress, download: request.downloadProgress)
         }
         let (data, response) = try await session.data(for: urlRequest)
         return Self.reply(response, data)
@@ -44,25 +44,33 @@ public final class URLSessionTransport: Transport {
     }
 }
 
-/// One upload through a session of its own whose delegate reports the bytes sent.
-final class ProgressUpload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let progress: @Sendable (Double) -> Void
+/// One request through a session of its own whose delegate reports the bytes sent (uploads) and received
+/// (downloads).
+final class ProgressTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let upload: (@Sendable (Double) -> Void)?
+    private let download: (@Sendable (Double) -> Void)?
     private let lock = NSLock()
     private var received = Data()
+    private var expected: Int64 = -1
     private var continuation: CheckedContinuation<TransportResponse, any Error>?
 
-    private init(progress: @escaping @Sendable (Double) -> Void) {
-        self.progress = progress
+    private init(upload: (@Sendable (Double) -> Void)?, download: (@Sendable (Double) -> Void)?) {
+        self.upload = upload
+        self.download = download
     }
 
-    static func send(_ request: URLRequest, body: Data, progress: @escaping @Sendable (Double) -> Void) async throws -> TransportResponse {
-        let upload = ProgressUpload(progress: progress)
-        let session = URLSession(configuration: .ephemeral, delegate: upload, delegateQueue: nil)
+    static func send(
+        _ request: URLRequest, body: Data?, upload: (@Sendable (Double) -> Void)?, download: (@Sendable (Double) -> Void)?
+    ) async throws -> TransportResponse {
+        let transfer = ProgressTransfer(upload: upload, download: download)
+        let session = URLSession(configuration: .ephemeral, delegate: transfer, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
-        let task = session.uploadTask(with: request, from: body)
+        var plain = request
+        if upload == nil { plain.httpBody = body }
+        let task = upload == nil ? session.dataTask(with: plain) : session.uploadTask(with: request, from: body ?? Data())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                upload.lock.withLock { upload.continuation = continuation }
+                transfer.lock.withLock { transfer.continuation = continuation }
                 task.resume()
             }
         } onCancel: {
@@ -74,12 +82,24 @@ final class ProgressUpload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        guard totalBytesExpectedToSend > 0 else { return }
-        progress(min(1, Double(totalBytesSent) / Double(totalBytesExpectedToSend)))
+        guard let upload, totalBytesExpectedToSend > 0 else { return }
+        upload(min(1, Double(totalBytesSent) / Double(totalBytesExpectedToSend)))
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.withLock { expected = response.expectedContentLength }
+        completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock { received.append(data) }
+        let (count, expected) = lock.withLock { () -> (Int, Int64) in
+            received.append(data)
+            return (received.count, self.expected)
+        }
+        if let download, expected > 0 { download(min(1, Double(count) / Double(expected))) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

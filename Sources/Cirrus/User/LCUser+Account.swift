@@ -1,11 +1,24 @@
 import CirrusModel
 
 extension LCUser {
-    /// Creates the user on the server (`POST /1.1/users`) and makes it the current user.
+    /// Creates the user on the server (`POST /1.1/users`) and makes it the current user. An anonymous user that
+    /// logged in signs up by saving its new username and password on itself (seed 001: it becomes an ordinary user,
+    /// keeping its id and data).
     /// - Throws: `LCError` 202 when the username is taken, 203 for the e-mail, 214 for the phone number.
     public func signUp() async throws {
-        guard objectId == nil else { throw LCError.inconsistency("The user has signed up already.") }
+        guard objectId == nil else {
+            guard isAuthenticated, isAnonymous else { throw LCError.inconsistency("The user has signed up already.") }
+            try await save()
+            // The server dropped the anonymous link when the username and password arrived (R#104).
+            lock.withLock {
+                let links = (state.properties["authData"] as? LCDictionary)?.value.filter { $0.key != AuthDataPlatform.anonymous.key }
+                state.properties["authData"] = links.map { LCDictionary(values: $0) }
+            }
+            application.persistCurrentUser(ifItIs: self)
+            return
+        }
         try await save()
+        isNew = true
         application.currentUser = self
     }
 
@@ -48,6 +61,7 @@ extension LCUser {
         guard let user = ObjectDecoder(application: application).object(.object(members), className: objectClassName()) as? LCUser else {
             throw LCError.malformed("The log-in reply is not a user.")
         }
+        // An automatic user not yet created is replaced, as by any log-in.
         application.currentUser = user
         return user
     }

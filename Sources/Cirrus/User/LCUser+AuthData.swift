@@ -42,14 +42,24 @@ extension LCUser {
 
         /// Fail with `LCError` 211 instead of signing up when no user is linked to the account (`failOnNotExist`).
         public static let failOnNotExist = AuthDataOptions(rawValue: 1)
+        /// The account is the main account of its UnionID (`main_account`): other platforms' accounts with the same
+        /// UnionID log in to this user (seed 001, "接入 UnionID 体系").
+        public static let mainAccount = AuthDataOptions(rawValue: 2)
     }
 
     /// Logs in with a third-party account (`POST /1.1/users {"authData":{platform: data}}`), signing up a new user the
-    /// first time (unless ``AuthDataOptions/failOnNotExist``); this user takes the reply and becomes the current user.
-    /// - Parameter authData: the platform's data (`uid`, `access_token`, …) as strings, numbers, booleans, arrays and
-    ///   dictionaries.
-    public func logIn(authData: [String: Any], platform: AuthDataPlatform, options: AuthDataOptions = []) async throws {
-        try await logIn(json: try Self.json(authData), platform: platform, options: options)
+    /// first time (unless ``AuthDataOptions/failOnNotExist``; ``isNew`` then says so); this user takes the reply and
+    /// becomes the current user.
+    /// - Parameters:
+    ///   - authData: the platform's data (`uid`, `access_token`, …) as strings, numbers, booleans, arrays and
+    ///     dictionaries.
+    ///   - unionID: the account's UnionID (`unionid`), with `unionIDPlatform` the platform it belongs to (`platform`):
+    ///     accounts of one UnionID on different platforms are one user.
+    public func logIn(
+        authData: [String: Any], platform: AuthDataPlatform, unionID: String? = nil, unionIDPlatform: AuthDataPlatform? = nil,
+        options: AuthDataOptions = []
+    ) async throws {
+        try await logIn(json: try Self.json(authData, unionID: unionID, unionIDPlatform: unionIDPlatform, options: options), platform: platform, options: options)
     }
 
     /// Logs in as a new anonymous user (`authData.anonymous.id`, a random UUID); the user becomes the current user.
@@ -65,9 +75,22 @@ extension LCUser {
         authData?.value[AuthDataPlatform.anonymous.key] != nil
     }
 
-    /// Links a third-party account to this saved user (`PUT /1.1/users/<id> {"authData.<platform>": data}`).
-    public func associate(authData: [String: Any], platform: AuthDataPlatform) async throws {
-        try await link(platform, try Self.json(authData))
+    /// Links a third-party account to this saved user (`PUT /1.1/users/<id> {"authData.<platform>": data}`), with its
+    /// UnionID as ``logIn(authData:platform:unionID:unionIDPlatform:options:)`` takes it.
+    public func associate(
+        authData: [String: Any], platform: AuthDataPlatform, unionID: String? = nil, unionIDPlatform: AuthDataPlatform? = nil,
+        options: AuthDataOptions = []
+    ) async throws {
+        try await link(platform, try Self.json(authData, unionID: unionID, unionIDPlatform: unionIDPlatform, options: options))
+    }
+
+    /// A platform's data with its UnionID fields: `unionid`, `platform` and `main_account`.
+    static func json(_ authData: [String: Any], unionID: String?, unionIDPlatform: AuthDataPlatform?, options: AuthDataOptions) throws -> JSON {
+        guard case .object(var members) = try json(authData) else { return try json(authData) }
+        if let unionID { members["unionid"] = .string(unionID) }
+        if let unionIDPlatform { members["platform"] = .string(unionIDPlatform.key) }
+        if options.contains(.mainAccount) { members["main_account"] = true }
+        return .object(members)
     }
 
     /// Unlinks a third-party account from this saved user (`{"authData.<platform>":{"__op":"Delete"}}`).
@@ -80,17 +103,18 @@ extension LCUser {
         var body = LCObject.body(operations).objectValue ?? [:]
         body["authData"] = .object([platform.key: json])
         let query: [(String, String)] = options.contains(.failOnNotExist) ? [("failOnNotExist", "true")] : []
-        let reply: JSON
+        let reply: (json: JSON, status: Int)
         do {
-            reply = try await RESTClient(application: application).send("POST", "/users", query: query, body: .object(body), session: .token(nil))
+            reply = try await RESTClient(application: application).reply("POST", "/users", query: query, body: .object(body), session: .token(nil))
         } catch {
             restoreOperations(operations)
             throw error
         }
-        var members = reply.objectValue ?? [:]
+        var members = reply.json.objectValue ?? [:]
         if members["authData"] == nil { members["authData"] = .object([platform.key: json]) }
         merge(members, decoder: ObjectDecoder(application: application))
         didSaveFields()
+        isNew = reply.status == 201
         application.currentUser = self
     }
 

@@ -6,10 +6,10 @@ extension LCUser {
     /// Logs in with a third-party account; `completion` gets the result on `completionQueue`.
     @discardableResult
     public func logIn(
-        authData: [String: Any], platform: AuthDataPlatform, options: AuthDataOptions = [], completionQueue: DispatchQueue = .main,
-        completion: @escaping (LCBooleanResult) -> Void
+        authData: [String: Any], platform: AuthDataPlatform, unionID: String? = nil, unionIDPlatform: AuthDataPlatform? = nil,
+        options: AuthDataOptions = [], completionQueue: DispatchQueue = .main, completion: @escaping (LCBooleanResult) -> Void
     ) -> LCRequest {
-        let json = Result { try Self.json(authData) }
+        let json = Result { try Self.json(authData, unionID: unionID, unionIDPlatform: unionIDPlatform, options: options) }
         return Call.start(on: completionQueue, completion: completion) {
             try await self.logIn(json: json.get(), platform: platform, options: options)
         }
@@ -26,10 +26,10 @@ extension LCUser {
     /// Links a third-party account; `completion` gets the result on `completionQueue`.
     @discardableResult
     public func associate(
-        authData: [String: Any], platform: AuthDataPlatform, completionQueue: DispatchQueue = .main,
-        completion: @escaping (LCBooleanResult) -> Void
+        authData: [String: Any], platform: AuthDataPlatform, unionID: String? = nil, unionIDPlatform: AuthDataPlatform? = nil,
+        options: AuthDataOptions = [], completionQueue: DispatchQueue = .main, completion: @escaping (LCBooleanResult) -> Void
     ) -> LCRequest {
-        let json = Result { try Self.json(authData) }
+        let json = Result { try Self.json(authData, unionID: unionID, unionIDPlatform: unionIDPlatform, options: options) }
         return Call.start(on: completionQueue, completion: completion) { try await self.link(platform, json.get()) }
     }
 

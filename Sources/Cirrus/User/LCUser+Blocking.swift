@@ -83,15 +83,21 @@ extension LCUser {
 
     /// Logs in with a third-party account, blocking the calling thread.
     @discardableResult
-    public func logIn(authData: [String: Any], platform: AuthDataPlatform, options: AuthDataOptions = []) -> LCBooleanResult {
-        let json = Result { try Self.json(authData) }
+    public func logIn(
+        authData: [String: Any], platform: AuthDataPlatform, unionID: String? = nil, unionIDPlatform: AuthDataPlatform? = nil,
+        options: AuthDataOptions = []
+    ) -> LCBooleanResult {
+        let json = Result { try Self.json(authData, unionID: unionID, unionIDPlatform: unionIDPlatform, options: options) }
         return Call.wait { try await self.logIn(json: json.get(), platform: platform, options: options) }
     }
 
     /// Links a third-party account, blocking the calling thread.
     @discardableResult
-    public func associate(authData: [String: Any], platform: AuthDataPlatform) -> LCBooleanResult {
-        let json = Result { try Self.json(authData) }
+    public func associate(
+        authData: [String: Any], platform: AuthDataPlatform, unionID: String? = nil, unionIDPlatform: AuthDataPlatform? = nil,
+        options: AuthDataOptions = []
+    ) -> LCBooleanResult {
+        let json = Result { try Self.json(authData, unionID: unionID, unionIDPlatform: unionIDPlatform, options: options) }
         return Call.wait { try await self.link(platform, json.get()) }
     }
 

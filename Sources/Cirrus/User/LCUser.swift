@@ -45,6 +45,16 @@ open class LCUser: LCObject, @unchecked Sendable {
     /// The session token of a user who signed up or logged in.
     public var sessionToken: LCString? { self.get("sessionToken") as? LCString }
 
+    /// Whether the user's last sign-up or third-party log-in created it on the server (seed 002: `user.isNew`); `false`
+    /// after a log-in to an existing account.
+    public internal(set) var isNew: Bool {
+        get { lock.withLock { created } }
+        set { lock.withLock { created = newValue } }
+    }
+
+    /// ``isNew``, guarded by the object's lock.
+    private var created = false
+
     /// The third-party accounts linked to the user.
     public var authData: LCDictionary? { self.get("authData") as? LCDictionary }
 

@@ -26,6 +26,12 @@ public final class LCGeoPoint: LCValue, Hashable {
         }
     }
 
+    /// Whether the point is on the globe: latitude within -90…90 and longitude within -180…180 (seed 003: points outside
+    /// are errors). An object refuses to ``LCObject/set(_:value:)`` one that is not.
+    public var isValid: Bool {
+        (-90.0...90.0).contains(latitude) && (-180.0...180.0).contains(longitude)
+    }
+
     public var description: String { "(\(latitude), \(longitude))" }
 
     public static func == (lhs: LCGeoPoint, rhs: LCGeoPoint) -> Bool {

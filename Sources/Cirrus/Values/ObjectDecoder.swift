@@ -45,6 +45,8 @@ struct ObjectDecoder {
     /// An object of `className` (an ``LCUser`` for `_User`, …) holding the fields of `json`.
     func object(_ json: JSON, className: String) -> LCObject {
         let object = ObjectRegistry.make(application: application, className: className)
+        // A pointer's data is not here; a whole object's (with its createdAt) is, which merge records.
+        object.lock.withLock { object.state.isDataAvailable = false }
         object.merge(json.objectValue ?? [:], decoder: self)
         return object
     }

@@ -38,9 +38,11 @@ enum ValueCoder {
         return .double(value)
     }
 
-    /// The pointer to `object`; an object not saved yet points to no id, which the server refuses.
+    /// The pointer to `object`; an object not saved yet points to its local id when it waits in the offline queue
+    /// (which puts its objectId there before sending), else to no id, which the server refuses.
     static func pointer(_ object: LCObject) -> Pointer {
-        Pointer(className: object.className, objectId: object.objectId?.value ?? "")
+        let (objectId, localId) = object.lock.withLock { (object.state.objectId, object.state.localId) }
+        return Pointer(className: object.className, objectId: objectId ?? localId.map { EventuallyQueue.localPrefix + $0 } ?? "")
     }
 
     /// The SDK value of a typed model value (a date, bytes, a point, a file or a relation), or `nil` for the others.

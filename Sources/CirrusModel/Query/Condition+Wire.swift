@@ -24,11 +24,17 @@ public struct ConditionOptions: Sendable, Hashable {
     public var defaultMaximumDistance: Double?
     /// The bounds a `where` is checked against.
     public var limits: QueryLimits
+    /// Whether `$all` takes one value as well as an array, meaning the array of it (Bmob: `{"skill":{"$all":"P1"}}`,
+    /// seed 004 L794).
+    public var allowsScalarAll: Bool
 
-    public init(defaultOffsetMinutes: Int = 0, defaultMaximumDistance: Double? = nil, limits: QueryLimits = QueryLimits()) {
+    public init(
+        defaultOffsetMinutes: Int = 0, defaultMaximumDistance: Double? = nil, limits: QueryLimits = QueryLimits(), allowsScalarAll: Bool = false
+    ) {
         self.defaultOffsetMinutes = defaultOffsetMinutes
         self.defaultMaximumDistance = defaultMaximumDistance
         self.limits = limits
+        self.allowsScalarAll = allowsScalarAll
     }
 }
 
@@ -115,7 +121,9 @@ struct ConditionDecoder {
         }
         switch op {
         case "$in", "$nin": return .inList(path, try operands(json, op, for: path), negated: op == "$nin")
-        case "$all": return .containsAll(path, try operands(json, op, for: path))
+        case "$all":
+            if self.options.allowsScalarAll, json.arrayValue == nil { return .containsAll(path, [try operand(json, for: path)]) }
+            return .containsAll(path, try operands(json, op, for: path))
         case "$exists":
             guard let flag = json.boolValue else { throw invalid("$exists needs true or false") }
             return .exists(path, flag)

@@ -72,16 +72,19 @@ public indirect enum Condition: Sendable, Hashable {
 
 /// The inner query of `$inQuery`, `$notInQuery`, `$select` and `$dontSelect`.
 ///
-/// As in LeanCloud, the inner query finds at most `limit` objects (100 by default, 1000 at most), and only those
-/// take part in the outer condition.
+/// As in LeanCloud, the inner query finds at most `limit` objects (100 by default, 1000 at most), after skipping
+/// `skip` of them (oldest first when it skips: seed 003 pages through an inner query's matches with `skip`), and only
+/// those take part in the outer condition.
 public struct SubQuery: Sendable, Hashable {
     public var className: String
     public var condition: Condition
     public var limit: Int
+    public var skip: Int
 
-    public init(className: String, condition: Condition, limit: Int = 100) {
+    public init(className: String, condition: Condition, limit: Int = 100, skip: Int = 0) {
         self.className = className
         self.condition = condition
         self.limit = limit
+        self.skip = skip
     }
 }

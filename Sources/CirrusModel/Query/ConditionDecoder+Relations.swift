@@ -1,6 +1,6 @@
 /// Decoding of the operators that reach other objects: `$inQuery`, `$select`, `$relatedTo`.
 extension ConditionDecoder {
-    /// `{"where": {...}, "className": "C", "limit"?: n}`.
+    /// `{"where": {...}, "className": "C", "limit"?: n, "skip"?: m}`.
     func subQuery(_ json: JSON, _ op: String) throws(APIError) -> SubQuery {
         guard case .object(let members) = json, let className = members["className"]?.stringValue, ClassName.isValid(className) else {
             throw invalid("\(op) needs {\"where\": {...}, \"className\": \"...\"}")
@@ -12,7 +12,14 @@ extension ConditionDecoder {
             guard let value = requested.intValue, value >= 0 else { throw invalid("the limit of \(op) must be a non-negative integer") }
             limit = min(Int(value), 1000)
         }
-        return SubQuery(className: className, condition: condition, limit: limit)
+        var skip = 0
+        if let requested = members["skip"] {
+            guard let value = requested.intValue, value >= 0, value <= Int64(Int32.max) else {
+                throw invalid("the skip of \(op) must be a non-negative integer")
+            }
+            skip = Int(value)
+        }
+        return SubQuery(className: className, condition: condition, limit: limit, skip: skip)
     }
 
     /// `{"query": {"className", "where", "limit"?}, "key": "field"}`.

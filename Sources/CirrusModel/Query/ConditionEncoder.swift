@@ -97,10 +97,11 @@ enum ConditionEncoder {
 }
 
 extension SubQuery {
-    /// `{"className","where"}` and the `limit` when it is not the default 100.
+    /// `{"className","where"}`, the `limit` when it is not the default 100 and the `skip` when there is one.
     public var wire: JSON {
         var members: [String: JSON] = ["className": .string(className), "where": condition.wire]
         if limit != 100 { members["limit"] = .int(Int64(limit)) }
+        if skip != 0 { members["skip"] = .int(Int64(skip)) }
         return .object(members)
     }
 }

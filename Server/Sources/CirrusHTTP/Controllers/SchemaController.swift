@@ -3,12 +3,16 @@ import CirrusServices
 import HTTPTypes
 
 /// `/schemas[/<Class>]` (master key): LeanCloud's read-only shape, Parse's full one, Bmob's list; and Parse-style
-/// creates, changes and drops in every dialect.
+/// creates, changes and drops in every dialect. Bmob's reads also take the app key: the classes the caller may find,
+/// with the fields it may read (``SchemaEncoder/client(_:)``).
 struct SchemaController: Sendable {
     let schemas: SchemaService
 
     func register(on router: inout APIRouter) {
         router.on(.get, "schemas") { request in
+            if isClientRead(request) {
+                return APIResponse(body: ["results": .array(try await schemas.clientSchemas(caller: request.caller).map(SchemaEncoder(dialect: .bmob).client))])
+            }
             let all = try await schemas.all(caller: request.caller)
             guard request.dialect == .leancloud, !request.flag("full") else {
                 return APIResponse(body: ["results": .array(all.map { SchemaEncoder(dialect: request.dialect).full($0) })])
@@ -18,6 +22,9 @@ struct SchemaController: Sendable {
             return APIResponse(body: .object(members))
         }
         router.on(.get, "schemas/:className") { request in
+            if isClientRead(request) {
+                return APIResponse(body: SchemaEncoder(dialect: .bmob).client(try await schemas.clientSchema(of: request.parameter("className"), caller: request.caller)))
+            }
             let schema = try await schemas.schema(of: request.parameter("className"), caller: request.caller)
             return APIResponse(body: reply(schema, request))
         }
@@ -42,6 +49,11 @@ struct SchemaController: Sendable {
             try await schemas.delete(request.parameter("className"), caller: request.caller)
             return APIResponse(body: request.dialect.acknowledgement)
         }
+    }
+
+    /// A Bmob read without the master key: Bmob's SDKs read table structures with the app key.
+    private func isClientRead(_ request: APIRequest) -> Bool {
+        request.dialect == .bmob && !request.caller.isMaster
     }
 
     private func create(_ className: String, _ body: JSON, _ request: APIRequest) async throws -> APIResponse {
@@ -73,6 +85,14 @@ struct SchemaEncoder {
     /// elsewhere) and column flags.
     func fields(_ schema: ClassSchema) -> JSON {
         schema.wireFields(extra: Self.systemFields[schema.className] ?? [:], targetKeys: [dialect.schemaTargetKey])
+    }
+
+    /// `{"className", "fields"}` of a class as a client may see it (``SchemaService/clientView(_:)``): built-in fields
+    /// but the password and those it may not read.
+    func client(_ schema: ClassSchema) -> JSON {
+        let protected = ClassSchema.protectedFields(of: schema.className, schema: schema).union(["password"])
+        let extra = (Self.systemFields[schema.className] ?? [:]).filter { !protected.contains($0.key) }
+        return ["className": .string(schema.className), "fields": schema.wireFields(extra: extra, targetKeys: [dialect.schemaTargetKey])]
     }
 
     /// `{"className", "fields", "classLevelPermissions", "defaultACL"?, "indexes"}`; permissions in Parse's form for

@@ -27,12 +27,13 @@ package enum Dialect: String, Sendable, CaseIterable {
         self == .bmob ? 480 : 0
     }
 
-    /// How `where` is read: Bmob's dates without a zone are Beijing time, and its `$nearSphere` without a
-    /// maximum distance stops at 100 km.
+    /// How `where` is read: Bmob's dates without a zone are Beijing time, its `$nearSphere` without a maximum
+    /// distance stops at 100 km, and its `$all` takes one value as well as an array.
     package var conditionOptions: ConditionOptions {
         ConditionOptions(
             defaultOffsetMinutes: defaultOffsetMinutes,
-            defaultMaximumDistance: self == .bmob ? 100 / Condition.earthRadiusKilometers : nil
+            defaultMaximumDistance: self == .bmob ? 100 / Condition.earthRadiusKilometers : nil,
+            allowsScalarAll: self == .bmob
         )
     }
 

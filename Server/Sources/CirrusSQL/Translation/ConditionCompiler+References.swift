@@ -3,7 +3,8 @@ import CirrusModel
 /// Sub-queries and relations: `$inQuery`, `$notInQuery`, `$select`, `$dontSelect`, `$relatedTo`, all in SQL.
 ///
 /// Inner queries become `IN (SELECT … LIMIT n)` sub-selects over the inner class's table (from ``tables``),
-/// restricted to the objects ``readers`` may read, and find at most their `limit` objects as in LeanCloud.
+/// restricted to the objects ``readers`` may read, and find at most their `limit` objects as in LeanCloud (after
+/// their `skip`, oldest first).
 /// A sub-query on a class that does not exist finds nothing.
 extension ConditionCompiler {
     func compileReference(_ condition: Condition) -> SQLFragment {
@@ -29,7 +30,10 @@ extension ConditionCompiler {
         let (selected, filter) = value(inner)
         var condition = inner.compileReadable(query.condition)
         if let filter { condition = "\(condition) AND \(filter)" }
-        return "SELECT \(selected) FROM \(raw: dialect.quote(entry.table)) WHERE \(condition) LIMIT \(bind: .int(Int64(query.limit)))"
+        let select: SQLFragment = "SELECT \(selected) FROM \(raw: dialect.quote(entry.table)) WHERE \(condition)"
+        guard query.skip > 0 else { return select + " LIMIT \(bind: .int(Int64(query.limit)))" }
+        // Skipping needs an order: the oldest first, as the in-memory store and the SDKs' paging expect.
+        return select + " ORDER BY \"created_at\", \"id\" LIMIT \(bind: .int(Int64(query.limit))) OFFSET \(bind: .int(Int64(query.skip)))"
     }
 
     /// The field (or an element of it) is a Pointer to the inner class whose objectId the sub-query finds.

@@ -34,6 +34,29 @@ package struct SchemaService: Sendable {
         return schema
     }
 
+    /// The classes a client may find, each with only the fields it may read (no hidden or personal fields, no
+    /// permissions, indexes or options): what Bmob's SDKs read with the app key (seed 004 "获取表结构").
+    package func clientSchemas(caller: Caller) async throws -> [ClassSchema] {
+        try await store.loadSchemas().sorted { $0.className < $1.className }.compactMap { schema in
+            (try? objects.policy.check(.find, on: schema.className, schema: schema, caller: caller)).map { Self.clientView(schema) }
+        }
+    }
+
+    /// One class as ``clientSchemas(caller:)`` shows it.
+    /// - Throws: ``APIError`` ``APIError/Reason/classNotFound``, or the class's find permission's refusal.
+    package func clientSchema(of className: String, caller: Caller) async throws -> ClassSchema {
+        try ClassName.validate(className)
+        guard let schema = try await store.loadSchema(of: className) else { throw ObjectService.classNotFound(className) }
+        try objects.policy.check(.find, on: className, schema: schema, caller: caller)
+        return Self.clientView(schema)
+    }
+
+    /// `schema` without the fields a client may not read and without its options.
+    static func clientView(_ schema: ClassSchema) -> ClassSchema {
+        let protected = ClassSchema.protectedFields(of: schema.className, schema: schema)
+        return ClassSchema(className: schema.className, fields: schema.fields.filter { !protected.contains($0.key) })
+    }
+
     /// Creates a class.
     /// - Throws: ``APIError`` ``APIError/Reason/classExists`` when it exists.
     package func create(_ className: String, change: SchemaChange, caller: Caller) async throws -> ClassSchema {

@@ -8,12 +8,17 @@ struct InMemoryResolver: ConditionResolver {
     /// The ACL principals of the caller; `nil`: the master key.
     let readers: [String]?
 
-    /// The objects an inner query finds: at most its limit, in insertion order.
+    /// The objects an inner query finds: at most its limit after its skip, in insertion order.
     private func found(_ query: SubQuery) -> [StoredObject] {
         guard query.limit > 0, let inner = state.classes[query.className] else { return [] }
         let condition = SchemaConditions(state: state, className: query.className, schema: inner.schema).rewrite(query.condition)
         var found: [StoredObject] = []
+        var skipped = 0
         for object in inner.ordered where object.grants(.read, to: readers) && condition.matches(object.subject, resolver: self) {
+            guard skipped == query.skip else {
+                skipped += 1
+                continue
+            }
             found.append(object)
             if found.count == query.limit { break }
         }
