@@ -56,13 +56,18 @@ public final class LCApplication: @unchecked Sendable {
         else {
             throw LCError(code: .inconsistency, reason: "serverURL must be an http or https URL, not \(serverURL ?? "nil").")
         }
-        let queue = EventuallyQueue(application: self, directory: EventuallyQueue.directory(storage: configuration.currentUserStorage, appId: id))
-        lock.withLock {
+        let directory = EventuallyQueue.directory(storage: configuration.currentUserStorage, appId: id)
+        let (queue, replaced) = lock.withLock { () -> (EventuallyQueue, EventuallyQueue?) in
             settings = Settings(id: id, key: key, serverURL: url, configuration: configuration)
             user = .unloaded
             installation = nil
-            eventually = queue
+            // Set up again with the same storage: the queue that holds its requests goes on; two would send them twice.
+            if let current = eventually, current.directory == directory { return (current, nil) }
+            let previous = eventually
+            eventually = EventuallyQueue(application: self, directory: directory)
+            return (eventually!, previous)
         }
+        replaced?.stop()
         // Requests the last launch queued and did not send go now.
         queue.start()
     }

@@ -60,3 +60,16 @@ extension LCApplication {
         Call.start(on: completionQueue, completion: completion) { try await self.classSchemas() }
     }
 }
+
+// The blocking forms of reading class structures.
+extension LCApplication {
+    /// The structure of a class, blocking the calling thread.
+    public func classSchema(_ className: String) -> LCValueResult<LCClassSchema> {
+        Call.wait { try await self.classSchema(className) }
+    }
+
+    /// Every class's structure, blocking the calling thread.
+    public func classSchemas() -> LCQueryResult<LCClassSchema> {
+        Call.wait { try await self.classSchemas() }
+    }
+}

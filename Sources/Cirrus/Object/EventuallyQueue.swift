@@ -64,7 +64,7 @@ final class EventuallyQueue: @unchecked Sendable {
     private let lock = Lock()
     private weak var application: LCApplication?
     /// Where the commands and the id map are kept; `nil` keeps them in memory (``LCApplication/CurrentUserStorage/none``).
-    private let directory: URL?
+    let directory: URL?
     private var commands: [Command] = []
     private var ids: [String: String] = [:]
     private var pending: [Int: Pending] = [:]

@@ -82,3 +82,20 @@ extension LCObject {
         Call.wait { try await fetch(objects) }
     }
 }
+
+// The completion-handler and blocking forms of fetchIfNeeded.
+extension LCObject {
+    /// Fetches the object unless its data is here; `completion` gets the result on `completionQueue`.
+    @discardableResult
+    public func fetchIfNeeded(
+        keys: [String]? = nil, completionQueue: DispatchQueue = .main, completion: @escaping (LCBooleanResult) -> Void
+    ) -> LCRequest {
+        Call.start(on: completionQueue, completion: completion) { try await self.fetchIfNeeded(keys: keys) }
+    }
+
+    /// Fetches the object unless its data is here, blocking the calling thread.
+    @discardableResult
+    public func fetchIfNeeded(keys: [String]? = nil) -> LCBooleanResult {
+        Call.wait { try await self.fetchIfNeeded(keys: keys) }
+    }
+}

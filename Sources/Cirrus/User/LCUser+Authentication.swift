@@ -1,5 +1,5 @@
 import CirrusModel
-import Foundation
+public import Foundation
 
 extension LCUser {
     /// Whether this user holds a session token: it signed up, logged in, or is the current user (seed 002: users read
@@ -35,5 +35,22 @@ extension LCUser {
             AuthDataPlatform.anonymous.key: LCDictionary(values: ["id": LCString(UUID().uuidString.lowercased())]),
         ]))
         return user
+    }
+}
+
+// The completion-handler and blocking forms of the server's token check.
+extension LCUser {
+    /// Asks the server whether `sessionToken` works for this user; `completion` gets `.success(object: true/false)` on
+    /// `completionQueue` (`isAuthenticatedWithSessionToken:callback:`).
+    @discardableResult
+    public func isAuthenticated(
+        sessionToken: String? = nil, completionQueue: DispatchQueue = .main, completion: @escaping (LCValueResult<Bool>) -> Void
+    ) -> LCRequest {
+        Call.start(on: completionQueue, completion: completion) { try await self.isAuthenticated(sessionToken: sessionToken) }
+    }
+
+    /// Asks the server whether `sessionToken` works for this user, blocking the calling thread.
+    public func isAuthenticated(sessionToken: String? = nil) -> LCValueResult<Bool> {
+        Call.wait { try await self.isAuthenticated(sessionToken: sessionToken) }
     }
 }

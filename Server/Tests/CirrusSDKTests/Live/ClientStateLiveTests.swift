@@ -331,4 +331,34 @@ struct ClientStateLiveTests {
             await #expect(throws: LCError.self) { try await application.classSchema("Missing") }
         }
     }
+
+    @Test("fetchIfNeeded, isAuthenticated(sessionToken:) and classSchema in their completion-handler and blocking forms")
+    func callForms() async throws {
+        try await withLiveApp { application, _ in
+            let user = try await Self.signUp(application, "tom")
+            let todo = LCObject(application: application, className: "Todo")
+            try todo.set("title", value: "x")
+            try await todo.save()
+            let id = try #require(todo.objectId)
+            let lazy = LCObject(application: application, className: "Todo", objectId: id)
+            let fetched: LCBooleanResult = await withCheckedContinuation { continuation in
+                lazy.fetchIfNeeded(completionQueue: .global()) { continuation.resume(returning: $0) }
+            }
+            #expect(fetched.isSuccess && lazy.get("title")?.stringValue == "x")
+            let blockingLazy = LCObject(application: application, className: "Todo", objectId: id)
+            #expect(await onThread { blockingLazy.fetchIfNeeded() as LCBooleanResult }.isSuccess && blockingLazy.isDataAvailable)
+
+            let valid: LCValueResult<Bool> = await withCheckedContinuation { continuation in
+                user.isAuthenticated(completionQueue: .global()) { continuation.resume(returning: $0) }
+            }
+            #expect(valid.object == true)
+            #expect(await onThread { user.isAuthenticated(sessionToken: "stale") as LCValueResult<Bool> }.object == false)
+
+            let schema: LCValueResult<LCClassSchema> = await withCheckedContinuation { continuation in
+                application.classSchema("Todo", completionQueue: .global()) { continuation.resume(returning: $0) }
+            }
+            #expect(schema.object?.fields["title"]?.type == "String")
+            #expect(await onThread { application.classSchemas() as LCQueryResult<LCClassSchema> }.objects?.contains { $0.className == "Todo" } == true)
+        }
+    }
 }

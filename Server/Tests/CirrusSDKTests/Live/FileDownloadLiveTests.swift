@@ -6,20 +6,26 @@ import Testing
 /// File downloads into the app's cache (seed 001 "文件下载", 003, 002's `getDataOfFileInBackground:`).
 @Suite("File downloads on a live server")
 struct FileDownloadLiveTests {
-    /// An app of `server` whose caches are in `directory`.
-    static func app(_ server: LiveTestServer, _ directory: URL) throws -> LCApplication {
+    /// An app of `server` whose caches are in `directory`, its requests counted by `downloads`.
+    static func app(_ server: LiveTestServer, _ directory: URL, _ downloads: Downloads) throws -> LCApplication {
         try LCApplication(
             id: server.keys.appId, key: server.keys.appKey, serverURL: server.baseURL,
-            configuration: .init(currentUserStorage: .none, queryCacheDirectory: directory)
+            configuration: .init(transport: downloads, currentUserStorage: .none, queryCacheDirectory: directory)
         )
     }
 
-    /// The GET requests the SDK logged for `url`.
-    final class Downloads: @unchecked Sendable {
+    /// URLSession, counting the GET requests of each URL.
+    final class Downloads: Transport, @unchecked Sendable {
+        private let transport = URLSessionTransport()
         private let lock = NSLock()
-        private var lines: [String] = []
-        func record(_ line: String) { lock.withLock { lines.append(line) } }
-        func count(_ url: String) -> Int { lock.withLock { lines.filter { $0.hasPrefix("← 200 GET \(url)") }.count } }
+        private var urls: [String] = []
+
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            if request.method == "GET" { lock.withLock { urls.append(request.url.absoluteString) } }
+            return try await transport.send(request)
+        }
+
+        func count(_ url: String) -> Int { lock.withLock { urls.filter { $0 == url }.count } }
     }
 
     @Test("a download reports progress to 100 and is kept: the same URL is read from the cache until it is cleared; three call forms")
@@ -27,17 +33,13 @@ struct FileDownloadLiveTests {
         try await LiveTestServer.with { server in
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cirrus-files-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let application = try Self.app(server, directory)
+            let downloads = Downloads()
+            let application = try Self.app(server, directory, downloads)
             let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
             let file = LCFile(application: application, payload: .data(data: bytes))
             file.name = "photo.jpg"
             try await file.save()
             let url = try #require(file.url?.value)
-
-            let downloads = Downloads()
-            LCApplication.logLevel = .debug
-            LCApplication.logHandler = { _, line in downloads.record(line) }
-            defer { LCApplication.logLevel = .off }
 
             let read = LCFile(application: application, url: try #require(URL(string: url)))
             let percents = Fractions()

@@ -10,7 +10,8 @@ struct ClientSettingsTests {
         private let lock = NSLock()
         private var collected: [(LCApplication.LogLevel, String)] = []
         func record(_ level: LCApplication.LogLevel, _ line: String) { lock.withLock { collected.append((level, line)) } }
-        var all: [(LCApplication.LogLevel, String)] { lock.withLock { collected } }
+        /// The lines about this test's host.
+        var all: [(LCApplication.LogLevel, String)] { lock.withLock { collected.filter { $0.1.contains("log-test.example.com") } } }
     }
 
     @Test("the debug log shows requests and replies at .all, summaries at .debug, failures at .error, and never a session token or signature")
@@ -20,7 +21,10 @@ struct ClientSettingsTests {
             TransportResponse(status: 400, body: Data(#"{"code":142,"error":"refused"}"#.utf8)),
             TransportResponse(status: 200, body: Data(#"{"results":[]}"#.utf8)),
         ])
-        let application = try makeApplication(transport)
+        // A host of its own: other tests' requests log too while the level is up.
+        let application = try LCApplication(
+            id: "test-app-id", key: "test-app-key", serverURL: "https://log-test.example.com", configuration: .init(transport: transport, currentUserStorage: .none)
+        )
         let user = ObjectDecoder(application: application).object(["objectId": "u1", "sessionToken": "secret-session-token"], className: "_User")
         application.currentUser = user as? LCUser
         let lines = Lines()
@@ -32,7 +36,7 @@ struct ClientSettingsTests {
         try todo.set("title", value: "logged")
         try await todo.save()
         let text = lines.all.map(\.1).joined(separator: "\n")
-        #expect(text.contains("→ POST https://api.example.com/1.1/classes/Todo") && text.contains(#""title":"logged""#))
+        #expect(text.contains("→ POST https://log-test.example.com/1.1/classes/Todo") && text.contains(#""title":"logged""#))
         #expect(text.contains("← 200 POST") && text.contains(#""objectId":"t1""#))
         #expect(!text.contains("secret-session-token") && text.contains("X-LC-Session: <20 characters>"), "credentials are masked: \(text)")
         #expect(text.contains("X-LC-Sign: <"))
