@@ -227,8 +227,20 @@ final class EventuallyQueue: @unchecked Sendable {
         }
     }
 
-    /// Records an answered (or dropped) request: the created object's id, the reply on the object, the waiters.
+    /// Records an answered (or dropped) request: the reply on the object (or its changes back), the created object's
+    /// id, the request off the queue, then the waiters. The object has the reply before the queue looks empty.
     private func finish(_ command: Command, reply: JSON?, error: LCError?) {
+        let object = lock.withLock { pending[command.sequence]?.object }
+        if let error {
+            LCApplication.log(.error, "a queued \(command.method) \(command.path) was refused and dropped: \(error)")
+            if let object {
+                object.restoreOperations(lock.withLock { pending[command.sequence]?.operations } ?? [:])
+                // A refused create leaves the object new: save() may create it again.
+                if command.creates != nil { object.lock.withLock { object.state.localId = nil } }
+            }
+        } else if let reply, command.method != "DELETE", let object {
+            object.didSave(reply)
+        }
         let done = lock.withLock { () -> Pending? in
             if let local = command.creates, let id = reply?["objectId"]?.stringValue {
                 ids[local] = id
@@ -242,12 +254,6 @@ final class EventuallyQueue: @unchecked Sendable {
                 writeIds()
             }
             return pending.removeValue(forKey: command.sequence)
-        }
-        if let error {
-            LCApplication.log(.error, "a queued \(command.method) \(command.path) was refused and dropped: \(error)")
-            done?.object?.restoreOperations(done?.operations ?? [:])
-        } else if let reply, command.method != "DELETE", let object = done?.object {
-            object.didSave(reply)
         }
         for waiter in done?.waiters ?? [] { waiter(error) }
     }

@@ -103,8 +103,12 @@ struct OfflineLiveTests {
             let titles = try await Self.todos(server).compactMap { $0["title"]?.stringValue }
             #expect(titles == ["typed", "after"])
 
+            try wrong.set("title", value: "fixed")
+            try await wrong.save()
+            #expect(wrong.objectId != nil, "a refused create leaves the object new, to be saved again")
+
             try await after.deleteEventually()
-            #expect(try await Self.todos(server).count == 1)
+            #expect(try await Self.todos(server).compactMap { $0["title"]?.stringValue } == ["typed", "fixed"])
             let file = LCFile(application: application, payload: .data(data: Data("x".utf8)))
             await #expect(throws: LCError.self) { try await file.saveEventually() }
             let unqueued: LCBooleanResult = await withCheckedContinuation { continuation in
