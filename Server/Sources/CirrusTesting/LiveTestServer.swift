@@ -56,6 +56,27 @@ package struct LiveTestServer: Sendable {
     private static func attemptWith<T: Sendable>(
         accounts: AccountSettings, configure: @Sendable (inout ServerConfiguration) -> Void, _ body: @Sendable (LiveTestServer) async throws -> T
     ) async throws -> T {
+        try await withLoopbackConfiguration(accounts: accounts) { configuration in
+            var configuration = configuration
+            let mailOutbox = OutboxMailSender()
+            let smsOutbox = OutboxSMSSender()
+            configuration.mailSender = mailOutbox
+            configuration.smsSender = smsOutbox
+            configure(&configuration)
+            let server = try await CirrusServer.build(configuration)
+            let live = LiveTestServer(
+                baseURL: "http://127.0.0.1:\(configuration.port)", keys: server.keys, store: server.store, mailOutbox: mailOutbox,
+                smsOutbox: smsOutbox
+            )
+            return try await serve(server, live: live, body)
+        }
+    }
+
+    /// Runs `body` with the configuration of a server on a free loopback port, a fresh data directory (removed
+    /// afterwards) and the test store's database.
+    static func withLoopbackConfiguration<T: Sendable>(
+        accounts: AccountSettings = TestServer.fastAccounts, _ body: @Sendable (ServerConfiguration) async throws -> T
+    ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let port = try FreeLoopbackPort.next()
@@ -64,21 +85,11 @@ package struct LiveTestServer: Sendable {
                 host: "127.0.0.1", port: port, dataDirectory: directory.path, databaseURL: databaseURL, keys: TestServer.keys,
                 logLevel: .warning, accounts: accounts
             )
-            let mailOutbox = OutboxMailSender()
-            let smsOutbox = OutboxSMSSender()
-            configuration.mailSender = mailOutbox
-            configuration.smsSender = smsOutbox
             // LiveQuery's WebSocket on a free port: servers of tests running at once must not share one.
             configuration.liveQuery.port = 0
             // Debug builds of the whole suite on a busy machine are slow: the request deadline is for the tests of it.
             configuration.transport.requestTimeout = TestServer.requestTimeout
-            configure(&configuration)
-            let server = try await CirrusServer.build(configuration)
-            let live = LiveTestServer(
-                baseURL: "http://127.0.0.1:\(configuration.port)", keys: server.keys, store: server.store, mailOutbox: mailOutbox,
-                smsOutbox: smsOutbox
-            )
-            return try await serve(server, live: live, body)
+            return try await body(configuration)
         }
     }
 

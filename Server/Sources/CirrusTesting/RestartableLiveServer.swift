@@ -23,16 +23,8 @@ package final class RestartableLiveServer: @unchecked Sendable {
     package static func with<T: Sendable>(
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (RestartableLiveServer) async throws -> T
     ) async throws -> T {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let port = try FreeLoopbackPort.next()
-        return try await TestStore.withDatabase { databaseURL in
-            var configuration = ServerConfiguration(
-                host: "127.0.0.1", port: port, dataDirectory: directory.path, databaseURL: databaseURL, keys: TestServer.keys,
-                logLevel: .warning, accounts: TestServer.fastAccounts
-            )
-            configuration.liveQuery.port = 0
-            configuration.transport.requestTimeout = TestServer.requestTimeout
+        try await LiveTestServer.withLoopbackConfiguration { configuration in
+            var configuration = configuration
             configure(&configuration)
             let server = RestartableLiveServer(configuration: configuration)
             try await server.start()
