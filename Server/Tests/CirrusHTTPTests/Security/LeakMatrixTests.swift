@@ -12,7 +12,7 @@ struct LeakMatrixTests {
     enum ReadPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case get, find, keys, excludeKeys, include, getInclude, getUser, findUsers, userKeys, includeUserArray, cqlFind, cqlInclude,
             cqlUsers, batchGet, fetchWhenSaveUpdate, newUpdate, fetchWhenSaveCreate, batchFetchWhenSave, transactionFetchWhenSave,
-            statistics, scan, userMe, explain, search
+            statistics, scan, userMe, explain, search, textSearch
         var testDescription: String { rawValue }
     }
 
@@ -42,7 +42,7 @@ struct LeakMatrixTests {
     /// The paths whose master-key reply holds a hidden value.
     static let reachesHidden: Set<ReadPath> = [
         .get, .find, .keys, .include, .getInclude, .cqlFind, .cqlInclude, .batchGet, .fetchWhenSaveUpdate, .newUpdate, .batchFetchWhenSave,
-        .transactionFetchWhenSave, .scan, .search,
+        .transactionFetchWhenSave, .scan, .search, .textSearch,
     ]
     /// The paths whose master-key reply holds the owner's e-mail.
     static let reachesPersonal: Set<ReadPath> = [.include, .getInclude, .getUser, .findUsers, .userKeys, .includeUserArray, .cqlInclude, .cqlUsers, .batchGet, .search]
@@ -116,6 +116,17 @@ struct LeakMatrixTests {
             for q in ["*", "S3CRET", "open OR S3CRET", "secret:S3CRET", "hiddenNum:\(SecretsFixture.hiddenNumber)"] {
                 let path = "/1.1/search/select?clazz=Vault&highlights=*&include=owner&q=" + URLQuery.encode(q)
                 replies.append(try await client.send(.leancloud, .get, path, auth: auth))
+            }
+            return replies
+        case .textSearch:
+            // Parse's $text over a hidden search field and an open one, ranked and scored, with the owner included:
+            // clients are refused the hidden field and see no hidden value through the open one.
+            let enabled = try await client.send(.leancloud, .put, "/1.1/schemas/Vault", json: ["search": ["fields": ["secret", "label"]]], auth: .master)
+            #expect(enabled.status == 200, "\(enabled.bodyText)")
+            var replies: [TestReply] = []
+            for (field, term) in [("label", "open"), ("secret", SecretsFixture.hiddenSecret)] {
+                let condition: JSON = .object([field: ["$text": ["$search": ["$term": .string(term)]]]])
+                replies += try await get("/classes/Vault?order=$score&keys=$score,secret,hiddenNum,label,owner&include=owner&" + URLQuery.whereClause(condition))
             }
             return replies
         }
