@@ -199,11 +199,19 @@ class Console:
         click; returns the dialog."""
         from selenium.webdriver.common.action_chains import ActionChains
 
-        cell = self.cell(object_id, field)
-        if double_click:
-            ActionChains(self.driver, duration=0).double_click(cell).perform()
-        else:
-            ActionChains(self.driver, duration=0).move_to_element(cell).click(self.find("button[name=editCell]", cell)).perform()
+        def attempt():
+            # The row may be drawn again (a reload, a live change) between finding the cell and clicking it: a stale
+            # cell is found again, unless the click got through.
+            if any(dialog.is_displayed() for dialog in self.all("dialog[open]")):
+                return True
+            cell = self.cell(object_id, field)
+            if double_click:
+                ActionChains(self.driver, duration=0).double_click(cell).perform()
+            else:
+                ActionChains(self.driver, duration=0).move_to_element(cell).click(self.find("button[name=editCell]", cell)).perform()
+            return True
+
+        self.until(attempt, "the editor of %s.%s did not open" % (object_id, field))
         return self.visible("dialog[open]")
 
     def press(self, dialog, action):
