@@ -45,6 +45,7 @@ QUERY_CASES = [
     ("contained in", lambda q: q.addWhereContainedIn("player", ["cy", "bob"]), [("bob", 20), ("bob", 50), ("cy", 5)]),
     ("not contained in", lambda q: q.addWhereNotContainedIn("level", [1]), [("ann", 30), ("bob", 50)]),
     ("contains all", lambda q: q.addWhereContainsAll("tags", ["a", "b"]), [("ann", 10)]),
+    ("contains all of one value, not in an array (seed 004 L794)", lambda q: q.addWhereContainsAll("tags", "b"), [("ann", 10), ("ann", 30)]),
     ("regex", lambda q: q.addWhereStrContains("player", "^b"), [("bob", 20), ("bob", 50)]),
     ("two filters are $and", lambda q: q.addWhereEqualTo("player", "ann").addWhereGreaterThan("score", 15), [("ann", 30)]),
 ]

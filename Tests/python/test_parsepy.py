@@ -84,3 +84,40 @@ def test_acl_between_two_users_and_revocable_sessions(parse, cirrus):
             user_module.User.current_user()
     with as_user(connection, second):
         assert user_module.User.current_user().objectId == owner.objectId
+
+
+def test_text_search_ranks_by_score_and_refuses_bad_input(parse, cirrus):
+    """Parse's $text with $score through ParsePy's own request layer (it has no full-text helper): Parse Server's
+    fixtures and a CJK word, best match first, and its errors for malformed operands and unindexed fields."""
+    import json
+
+    from parse_rest.core import ResourceRequestBadRequest
+
+    connection, datatypes, _ = parse
+    class_name = unique("Text").replace("-", "_")
+    klass = datatypes.Object.factory(class_name)
+    for subject in ["coffee", "Coffee Shopping", "coffee and cream", "Baking a cake", "冰咖啡很好喝"]:
+        klass(subject=subject, comment=subject).save()
+    enabled = requests.put(cirrus.url + "/1/schemas/" + class_name, timeout=10, json={"search": {"fields": ["subject"]}},
+                           headers={"X-Parse-Application-Id": APP_ID, "X-Parse-Master-Key": "pytest-master-key"})
+    assert enabled.status_code == 200, enabled.text
+    path = "/classes/" + class_name
+
+    def text(term, field="subject", **flags):
+        return json.dumps({field: {"$text": {"$search": dict({"$term": term}, **flags)}}})
+
+    found = connection.ParseBase.GET(path, where=text("coffee"))["results"]
+    assert sorted(o["subject"] for o in found) == ["Coffee Shopping", "coffee", "coffee and cream"]
+    ranked = connection.ParseBase.GET(path, where=text("coffee cream"), order="$score", keys="$score")["results"]
+    scores = [o["score"] for o in ranked]
+    assert len(ranked) == 3 and scores == sorted(scores, reverse=True) and all(s > 0 for s in scores)
+    assert "subject" not in ranked[0]
+    best = connection.ParseBase.GET(path + "/" + ranked[0]["objectId"])
+    assert best["subject"] == "coffee and cream"
+    assert [o["subject"] for o in connection.ParseBase.GET(path, where=text("咖啡"))["results"]] == ["冰咖啡很好喝"]
+
+    for where, code in [(text("coffee", **{"$caseSensitive": True}), 107), (text('"coffee'), 107), (text("-coffee"), 107),
+                        (json.dumps({"subject": {"$text": {"$search": True}}}), 107), (text("coffee", field="comment"), 102)]:
+        with pytest.raises(ResourceRequestBadRequest) as refused:
+            connection.ParseBase.GET(path, where=where)
+        assert json.loads(refused.value.args[0])["code"] == code, where

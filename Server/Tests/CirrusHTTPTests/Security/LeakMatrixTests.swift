@@ -12,7 +12,7 @@ struct LeakMatrixTests {
     enum ReadPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case get, find, keys, excludeKeys, include, getInclude, getUser, findUsers, userKeys, includeUserArray, cqlFind, cqlInclude,
             cqlUsers, batchGet, fetchWhenSaveUpdate, newUpdate, fetchWhenSaveCreate, batchFetchWhenSave, transactionFetchWhenSave,
-            statistics, scan, userMe, explain, search, textSearch
+            statistics, scan, userMe, explain, search, textSearch, schemas
         var testDescription: String { rawValue }
     }
 
@@ -118,6 +118,9 @@ struct LeakMatrixTests {
                 replies.append(try await client.send(.leancloud, .get, path, auth: auth))
             }
             return replies
+        case .schemas:
+            // Class structures (Bmob's SDKs read them with the app key): names and types only, never a value.
+            return try await get("/schemas") + get("/schemas/Vault") + get("/schemas/_User")
         case .textSearch:
             // Parse's $text over a hidden search field and an open one, ranked and scored, with the owner included:
             // clients are refused the hidden field and see no hidden value through the open one.
