@@ -24,7 +24,8 @@ extension SQLStore where Driver == PostgresDriver {
         ))
     }
 
-    /// A store on the database of a `postgres://user:password@host:port/database?sslmode=…` URL.
+    /// A store on the database of a `postgres://user:password@host:port/database?sslmode=…` URL; its
+    /// `connect_timeout` (15 s by default) is how long ``prepare()`` waits for the first connection.
     /// - Throws: ``PostgresURLError`` for a malformed URL.
     /// - Parameters:
     ///   - replicaURL: a streaming replica of the same database that queries may read from.
@@ -39,7 +40,7 @@ extension SQLStore where Driver == PostgresDriver {
         let limit = { PostgresURL.limitingStatements($0, to: statementTimeout) }
         self.init(
             configuration: limit(try PostgresURL.configuration(url)), replica: try replicaURL.map(PostgresURL.configuration).map(limit),
-            connectionWait: connectionWait, changeLogRetention: changeLogRetention, logger: logger
+            connectDeadline: try PostgresURL.connectDeadline(url) ?? .seconds(15), connectionWait: connectionWait, changeLogRetention: changeLogRetention, logger: logger
         )
     }
 }

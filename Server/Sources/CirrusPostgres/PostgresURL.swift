@@ -7,7 +7,7 @@ package struct PostgresURLError: Error, CustomStringConvertible, Sendable {
     package let description: String
 }
 
-/// Reads `postgres://user:password@host:port/database?sslmode=…&sslrootcert=…&pool_size=…&search_path=…&application_name=…`
+/// Reads `postgres://user:password@host:port/database?sslmode=…&sslrootcert=…&pool_size=…&search_path=…&application_name=…&connect_timeout=…`
 /// (also `postgresql://`) into a client configuration.
 package enum PostgresURL {
     /// - Throws: ``PostgresURLError`` when the scheme, user or database is missing, or `sslmode` is unknown.
@@ -22,7 +22,7 @@ package enum PostgresURL {
         guard !database.isEmpty else {
             throw PostgresURLError(description: "The database URL needs a database name: postgres://user:password@host:port/database.")
         }
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
+        let query = parameters(components)
         var configuration = PostgresClient.Configuration(
             host: components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1", port: components.port ?? 5432, username: user,
             password: components.password?.removingPercentEncoding, database: database, tls: try tls(query["sslmode"], rootCertificate: query["sslrootcert"])
@@ -36,7 +36,24 @@ package enum PostgresURL {
             guard let maximum = Int(size), maximum > 0 else { throw PostgresURLError(description: "pool_size must be a positive number.") }
             configuration.options.maximumConnections = maximum
         }
+        if let deadline = try connectDeadline(text) { configuration.options.connectTimeout = deadline }
         return configuration
+    }
+
+    /// How long to wait for a connection, from libpq's `connect_timeout` (whole seconds; 0 waits as long as it
+    /// takes), or `nil` when the URL does not say.
+    /// - Throws: ``PostgresURLError`` when the value is not a whole number of seconds.
+    package static func connectDeadline(_ text: String) throws -> Duration? {
+        guard let components = URLComponents(string: text), let value = parameters(components)["connect_timeout"] else { return nil }
+        guard let seconds = Int(value), seconds >= 0 else {
+            throw PostgresURLError(description: "connect_timeout must be a whole number of seconds (0 waits as long as it takes).")
+        }
+        return .seconds(seconds == 0 ? 365 * 24 * 3600 : seconds)
+    }
+
+    /// The URL's query parameters by name (the last of a repeated one).
+    private static func parameters(_ components: URLComponents) -> [String: String] {
+        Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
     }
 
     /// `configuration` with PostgreSQL's `statement_timeout` (a statement running longer is cancelled) and

@@ -12,6 +12,10 @@ package enum PostgresTestDatabase {
     /// with 2 connections a schema, so the production default (10 s) would fail work that is only slow.
     package static let connectionWait: Duration = .seconds(600)
 
+    /// How long the tests' stores wait for their first connection (`connect_timeout`): with hundreds of tests
+    /// starting at once on two cores, the production default (15 s) failed stores that were only slow to start.
+    package static let connectTimeoutSeconds = 600
+
     /// The test server's URL.
     /// - Throws: when the variable is not set, with how to get a server.
     package static func url() throws -> String {
@@ -38,7 +42,8 @@ package enum PostgresTestDatabase {
     }
 
     /// Creates a schema and returns a URL whose connections use it, at most `poolSize` at a time (many tests run
-    /// at once against one server), and its name (for ``dropSchema(_:)``).
+    /// at once against one server), waiting ``connectTimeoutSeconds`` for the first, and its name (for
+    /// ``dropSchema(_:)``).
     package static func createSchema(poolSize: Int = 2) async throws -> (url: String, schema: String) {
         let base = try url()
         await schemas.acquire()
@@ -50,7 +55,7 @@ package enum PostgresTestDatabase {
             throw error
         }
         let separator = base.contains("?") ? "&" : "?"
-        return (base + separator + "search_path=" + schema + "&pool_size=\(poolSize)", String(schema))
+        return (base + separator + "search_path=" + schema + "&pool_size=\(poolSize)&connect_timeout=\(connectTimeoutSeconds)", String(schema))
     }
 
     /// Drops a schema ``createSchema()`` made, with everything in it.
@@ -89,11 +94,10 @@ package enum PostgresTestDatabase {
     package static func value(of sql: String, at url: String) async throws -> String? {
         let configuration = try PostgresURLParts(url)
         let logger = Logger(label: "cirrus.tests.postgres")
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(host: configuration.host, port: configuration.port, username: configuration.user,
-                password: configuration.password, database: configuration.database, tls: .disable),
-            id: 1, logger: logger
-        )
+        var settings = PostgresConnection.Configuration(host: configuration.host, port: configuration.port, username: configuration.user,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        settings.options.connectTimeout = .seconds(Int64(connectTimeoutSeconds))
+        let connection = try await PostgresConnection.connect(configuration: settings, id: 1, logger: logger)
         do {
             var first: String?
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) where first == nil {

@@ -29,7 +29,7 @@ struct PostgresReplicaTests {
         let replica = try PostgresTestDatabase.replicaURL()
         let (primaryURL, schema) = try await PostgresTestDatabase.createSchema(poolSize: 2)
         let application = "cirrus-replica-" + schema
-        let store = try PostgresStorageAdapter(url: primaryURL, replicaURL: replica + "?search_path=\(schema)&application_name=\(application)&pool_size=2")
+        let store = try PostgresStorageAdapter(url: primaryURL, replicaURL: replica + "?search_path=\(schema)&application_name=\(application)&pool_size=2&connect_timeout=\(PostgresTestDatabase.connectTimeoutSeconds)")
         do {
             try await store.prepare()
             try await Self.insert(store, "a")

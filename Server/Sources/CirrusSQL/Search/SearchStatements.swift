@@ -62,8 +62,8 @@ package struct SearchStatements: Sendable {
         }
     }
 
-    /// A page of the objects matching `condition`, by relevance (the index's score over `rankedTerms`) unless `order`
-    /// says otherwise; each row is the object's columns (``ObjectStatements/columns``) and its score (NULL when not
+    /// A page of the objects matching `condition`, by relevance (the index's score over `rankedTerms`, newest first
+    /// among equals) unless `order` says otherwise, then by id; each row is the object's columns (``ObjectStatements/columns``) and its score (NULL when not
     /// ranked; ``score(_:)`` reads it).
     package func find(
         where condition: SQLFragment, rankedTerms: [SearchTerm], visibleFields: [String], order: [SQLFragment], limit: Int, skip: Int
@@ -77,7 +77,10 @@ package struct SearchStatements: Sendable {
         var statement: SQLFragment = "SELECT \(raw: objects.columns), \"search_rank\".\"search_score\" FROM \(raw: quoted) LEFT JOIN ("
             + flavor.scores(table: table, terms: ranked) + ") AS \"search_rank\" ON \"search_rank\".\"search_id\" = \(raw: quoted).\"id\" WHERE "
             + condition
-        let terms = order.isEmpty ? Self.scoreOrder(dialect, worstFirst: false) + ["\(raw: quoted).\"created_at\" DESC", "\(raw: quoted).\"id\""] : order
+        // The object's id breaks every tie last: a `sid` pages by offset, and PostgreSQL's sort orders rows of equal
+        // keys differently from one LIMIT to the next, which repeated some objects and never showed others.
+        let terms = (order.isEmpty ? Self.scoreOrder(dialect, worstFirst: false) + ["\(raw: quoted).\"created_at\" DESC"] : order)
+            + ["\(raw: quoted).\"id\""]
         statement.append(" ORDER BY " + terms.joined(separator: ", "))
         statement.append(" LIMIT \(bind: .int(Int64(limit))) OFFSET \(bind: .int(Int64(skip)))")
         return statement

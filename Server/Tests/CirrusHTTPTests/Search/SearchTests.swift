@@ -110,6 +110,34 @@ struct SearchTests {
         }
     }
 
+    @Test("sid pages through objects tied on the sort, or at one distance, each exactly once", arguments: [
+        "&order=group", "&order=-group", #"&sort=[{"group":{"order":"asc"}}]"#,
+        #"&sort=[{"_geo_distance":{"order":"asc","unit":"km","location":{"lat":39.9,"lon":116.4}}}]"#,
+    ])
+    func pagingThroughTies(order: String) async throws {
+        try await TestServer.with { client in
+            let objects: [JSON] = (0..<24).map { n in
+                let place: JSON = n % 2 == 0 ? ["__type": "GeoPoint", "latitude": 39.9, "longitude": 116.4] : ["__type": "GeoPoint", "latitude": 31.2, "longitude": 121.5]
+                return ["title": .string("橙子\(n)"), "group": n % 2 == 0 ? "a" : "b", "location": place]
+            }
+            for object in objects { _ = try await client.create(.leancloud, "Orange", object) }
+            let enabled = try await client.send(.leancloud, .put, "/1.1/schemas/Orange", json: ["search": ["fields": ["title"]]], auth: .master)
+            #expect(enabled.status == 200, "\(enabled.bodyText)")
+            let path = "/1.1/search/select?clazz=Orange&limit=5&q=" + URLQuery.encode("橙子") + order.replacingOccurrences(of: "[", with: "%5B")
+                .replacingOccurrences(of: "]", with: "%5D").replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")
+                .replacingOccurrences(of: "\"", with: "%22")
+            var seen: [String] = []
+            var reply = try await client.send(.leancloud, .get, path)
+            for _ in 0..<10 {
+                #expect(reply.status == 200, "\(reply.bodyText)")
+                seen += reply.json["results"]?.arrayValue?.compactMap { $0["objectId"]?.stringValue } ?? []
+                guard let sid = reply.json["sid"]?.stringValue else { break }
+                reply = try await client.send(.leancloud, .get, path + "&sid=" + sid)
+            }
+            #expect(seen.count == 24 && Set(seen).count == 24, "every object once: \(seen.count) shown, \(Set(seen).count) distinct")
+        }
+    }
+
     @Test("hits count only what the caller may read, hidden fields are neither searched nor highlighted, and find permission applies")
     func readRights() async throws {
         try await Self.withPosts { client in

@@ -12,7 +12,7 @@ struct LeakMatrixTests {
     enum ReadPath: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case get, find, keys, excludeKeys, include, getInclude, getUser, findUsers, userKeys, includeUserArray, cqlFind, cqlInclude,
             cqlUsers, batchGet, fetchWhenSaveUpdate, newUpdate, fetchWhenSaveCreate, batchFetchWhenSave, transactionFetchWhenSave,
-            statistics, scan, userMe, explain, search, textSearch, schemas
+            statistics, scan, userMe, explain, search, textSearch, schemas, social
         var testDescription: String { rawValue }
     }
 
@@ -42,10 +42,10 @@ struct LeakMatrixTests {
     /// The paths whose master-key reply holds a hidden value.
     static let reachesHidden: Set<ReadPath> = [
         .get, .find, .keys, .include, .getInclude, .cqlFind, .cqlInclude, .batchGet, .fetchWhenSaveUpdate, .newUpdate, .batchFetchWhenSave,
-        .transactionFetchWhenSave, .scan, .search, .textSearch,
+        .transactionFetchWhenSave, .scan, .search, .textSearch, .social,
     ]
     /// The paths whose master-key reply holds the owner's e-mail.
-    static let reachesPersonal: Set<ReadPath> = [.include, .getInclude, .getUser, .findUsers, .userKeys, .includeUserArray, .cqlInclude, .cqlUsers, .batchGet, .search]
+    static let reachesPersonal: Set<ReadPath> = [.include, .getInclude, .getUser, .findUsers, .userKeys, .includeUserArray, .cqlInclude, .cqlUsers, .batchGet, .search, .social]
 
     static func read(
         _ path: ReadPath, _ client: TestClient, _ endpoint: Endpoint, _ fixture: SecretsFixture, _ auth: TestClient.Auth
@@ -132,7 +132,48 @@ struct LeakMatrixTests {
                 replies += try await get("/classes/Vault?order=$score&keys=$score,secret,hiddenNum,label,owner&include=owner&" + URLQuery.whereClause(condition))
             }
             return replies
+        case .social: return try await Self.readSocial(client, fixture, auth)
         }
+    }
+
+    /// LeanCloud's social API (its dialect only): the owner and the other user follow each other, and the owner sends
+    /// a status pointing at the vault to its followers. The follow lists include the owner, the inboxes and statuses
+    /// include the owner as `source` and the vault: the rows and statuses are readable, what they include is read
+    /// with the caller's rights.
+    static func readSocial(_ client: TestClient, _ fixture: SecretsFixture, _ auth: TestClient.Auth) async throws -> [TestReply] {
+        let (owner, other) = (fixture.users.owner, fixture.users.other)
+        for (user, target) in [(owner, other), (other, owner)] {
+            let followed = try await client.send(.leancloud, .post, "/1.1/users/\(user.id)/friendship/\(target.id)", json: [:], auth: .master)
+            #expect(followed.status == 200, "\(followed.bodyText)")
+        }
+        let sent = try await client.send(.leancloud, .post, "/1.1/statuses", json: [
+            "query": ["className": "_Follower", "keys": "follower", "where": ["user": TestClient.userPointer(owner.id)]],
+            "data": ["message": "hello", "vault": ["__type": "Pointer", "className": "Vault", "objectId": .string(fixture.vault)]],
+            "inboxType": "default",
+        ], auth: .session(owner.token))
+        #expect(sent.status == 200 || sent.status == 201, "\(sent.bodyText)")
+        let status = sent.json["objectId"]?.stringValue ?? ""
+        func get(_ path: String) async throws -> TestReply { try await client.send(.leancloud, .get, "/1.1" + path, auth: auth) }
+        var replies: [TestReply] = []
+        for path in [
+            "/users/\(other.id)/followers?include=follower", "/users/\(owner.id)/followees?include=followee,user",
+            "/users/\(other.id)/followersAndFollowees?include=follower,followee", "/users/\(other.id)/mutualFollowees?include=followee",
+            "/statuses?include=source,vault", "/statuses/\(status)?include=source,vault", "/classes/_Status?include=source,vault",
+        ] {
+            replies.append(try await get(path))
+        }
+        for reader in [owner, other] {
+            let inbox = URLQuery.encode(JSONWriter.string(TestClient.userPointer(reader.id)))
+            replies.append(try await get("/subscribe/statuses?owner=\(inbox)&inboxType=default&include=source,vault"))
+        }
+        // The paths do serve clients: the other user reads its inbox with the status, its source and the vault's
+        // open field, and the follow lists with the owner.
+        if case .session(let token) = auth, token == other.token {
+            let inbox = replies[replies.count - 1]
+            #expect(inbox.status == 200 && inbox.bodyText.contains("hello") && inbox.bodyText.contains(#""label":"open""#), "\(inbox.bodyText)")
+            #expect(replies[0].status == 200 && replies[0].bodyText.contains(owner.id) && replies[0].bodyText.contains(#""username""#), "\(replies[0].bodyText)")
+        }
+        return replies
     }
 
     /// The writes whose reply shows the object written.
