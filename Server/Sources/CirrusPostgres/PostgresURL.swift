@@ -36,7 +36,7 @@ package enum PostgresURL {
             guard let maximum = Int(size), maximum > 0 else { throw PostgresURLError(description: "pool_size must be a positive number.") }
             configuration.options.maximumConnections = maximum
         }
-        if let deadline = try connectDeadline(text) { configuration.options.connectTimeout = deadline }
+        if let deadline = try connectDeadline(query["connect_timeout"]) { configuration.options.connectTimeout = deadline }
         return configuration
     }
 
@@ -44,7 +44,11 @@ package enum PostgresURL {
     /// takes), or `nil` when the URL does not say.
     /// - Throws: ``PostgresURLError`` when the value is not a whole number of seconds.
     package static func connectDeadline(_ text: String) throws -> Duration? {
-        guard let components = URLComponents(string: text), let value = parameters(components)["connect_timeout"] else { return nil }
+        try connectDeadline(URLComponents(string: text).flatMap { parameters($0)["connect_timeout"] })
+    }
+
+    private static func connectDeadline(_ value: String?) throws -> Duration? {
+        guard let value else { return nil }
         guard let seconds = Int(value), seconds >= 0 else {
             throw PostgresURLError(description: "connect_timeout must be a whole number of seconds (0 waits as long as it takes).")
         }

@@ -111,10 +111,10 @@ struct SearchTests {
     }
 
     @Test("sid pages through objects tied on the sort, or at one distance, each exactly once", arguments: [
-        "&order=group", "&order=-group", #"&sort=[{"group":{"order":"asc"}}]"#,
-        #"&sort=[{"_geo_distance":{"order":"asc","unit":"km","location":{"lat":39.9,"lon":116.4}}}]"#,
+        ("order", "group"), ("order", "-group"), ("sort", #"[{"group":{"order":"asc"}}]"#),
+        ("sort", #"[{"_geo_distance":{"order":"asc","unit":"km","location":{"lat":39.9,"lon":116.4}}}]"#),
     ])
-    func pagingThroughTies(order: String) async throws {
+    func pagingThroughTies(parameter: String, value: String) async throws {
         try await TestServer.with { client in
             let objects: [JSON] = (0..<24).map { n in
                 let place: JSON = n % 2 == 0 ? ["__type": "GeoPoint", "latitude": 39.9, "longitude": 116.4] : ["__type": "GeoPoint", "latitude": 31.2, "longitude": 121.5]
@@ -123,9 +123,7 @@ struct SearchTests {
             for object in objects { _ = try await client.create(.leancloud, "Orange", object) }
             let enabled = try await client.send(.leancloud, .put, "/1.1/schemas/Orange", json: ["search": ["fields": ["title"]]], auth: .master)
             #expect(enabled.status == 200, "\(enabled.bodyText)")
-            let path = "/1.1/search/select?clazz=Orange&limit=5&q=" + URLQuery.encode("橙子") + order.replacingOccurrences(of: "[", with: "%5B")
-                .replacingOccurrences(of: "]", with: "%5D").replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")
-                .replacingOccurrences(of: "\"", with: "%22")
+            let path = "/1.1/search/select?clazz=Orange&limit=5&q=" + URLQuery.encode("橙子") + "&\(parameter)=" + URLQuery.encode(value)
             var seen: [String] = []
             var reply = try await client.send(.leancloud, .get, path)
             for _ in 0..<10 {
